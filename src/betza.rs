@@ -1,0 +1,785 @@
+//! The Betza/XBetza parser: turns a piece's movement string into [`Pattern`]s, the intermediate
+//! form the move generator compiles. The accepted dialect is documented in `docs/betza.md`.
+
+use crate::geometry::Vec2;
+use std::fmt;
+
+/// A parse failure: what was expected, at which byte of the string.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    pub offset: usize,
+    pub message: String,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "at character {}: {}", self.offset + 1, self.message)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// One way a piece may move: a single leg, or several legs made in one turn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pattern {
+    pub legs: Vec<Leg>,
+}
+
+/// One leg of a move: which vectors, how far, what it may land on and how it treats pieces on
+/// its way.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Leg {
+    /// Base vectors, e.g. `(1,0)` for `W`; every rotation and reflection is meant.
+    pub atoms: Vec<Vec2>,
+    pub dirs: Dirs,
+    /// Steps along the vector: 1 for a step or leap, `n` for a rider, 0 for unlimited.
+    pub range: u8,
+    pub mode: Mode,
+    pub kind: LegKind,
+    /// The direction letters as written.
+    pub letters: String,
+}
+
+/// What a leg's destination may hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mode {
+    /// May end on an empty square.
+    pub quiet: bool,
+    /// May end on (and capture) an enemy piece.
+    pub capture: bool,
+    /// May end on (and capture) a friendly piece.
+    pub own: bool,
+}
+
+/// How a leg treats pieces between its start and its destination.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LegKind {
+    /// Leapers ignore them; riders are blocked by the first one.
+    Plain,
+    /// A leaper blocked by pieces on the squares it crosses.
+    Lame,
+    /// A rider that may pass over up to `n` pieces (`None`: any number).
+    Hop(Option<u8>),
+    /// A rider that flies over lower-ranked pieces (range capture).
+    RangeCapture,
+}
+
+/// Direction selection of a leg: all vectors, or the letters given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Dirs {
+    All,
+    /// Letters of the first leg, relative to the piece's forward direction.
+    Absolute(Vec<Dir>),
+    /// Letters of a later leg, relative to the previous leg's direction.
+    Relative(Vec<Dir>),
+}
+
+/// A direction token: a single letter or a two-letter quadrant/compound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dir {
+    F,
+    B,
+    L,
+    R,
+    V,
+    S,
+    FL,
+    FR,
+    BL,
+    BR,
+    FF,
+    BB,
+    FS,
+    BS,
+    LL,
+    RR,
+    LV,
+    RV,
+}
+
+/// The shape of an atom's vectors, which decides how direction letters read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Shape {
+    Orthogonal,
+    Diagonal,
+    Oblique,
+}
+
+fn shape(a: Vec2) -> Shape {
+    if a.x == 0 || a.y == 0 {
+        Shape::Orthogonal
+    } else if a.x.abs() == a.y.abs() {
+        Shape::Diagonal
+    } else {
+        Shape::Oblique
+    }
+}
+
+/// All rotations and reflections of a base vector, without repeats, in a fixed order.
+pub fn symmetries(a: Vec2) -> Vec<Vec2> {
+    let mut out = Vec::with_capacity(8);
+    for (x, y) in [
+        (a.x, a.y),
+        (a.y, a.x),
+        (-a.y, a.x),
+        (-a.x, a.y),
+        (-a.x, -a.y),
+        (-a.y, -a.x),
+        (a.y, -a.x),
+        (a.x, -a.y),
+    ] {
+        let v = Vec2::new(x, y);
+        if !out.contains(&v) {
+            out.push(v);
+        }
+    }
+    out
+}
+
+impl Dir {
+    /// Whether vector `v`, split into `fwd`/`side` components (side > 0 = right) relative to the
+    /// first leg's frame, is selected by this token (XBetza's absolute reading).
+    fn selects_absolute(self, sh: Shape, fwd: i32, side: i32) -> bool {
+        let narrow = fwd.abs() > side.abs();
+        let wide = side.abs() > fwd.abs();
+        match self {
+            Dir::F => fwd > 0,
+            Dir::B => fwd < 0,
+            Dir::L => side < 0,
+            Dir::R => side > 0,
+            Dir::V if sh == Shape::Oblique => narrow,
+            Dir::S if sh == Shape::Oblique => wide,
+            Dir::V => fwd != 0,
+            Dir::S => side != 0,
+            Dir::FL => fwd > 0 && side < 0,
+            Dir::FR => fwd > 0 && side > 0,
+            Dir::BL => fwd < 0 && side < 0,
+            Dir::BR => fwd < 0 && side > 0,
+            Dir::FF => fwd > 0 && narrow,
+            Dir::BB => fwd < 0 && narrow,
+            Dir::FS => fwd > 0 && wide,
+            Dir::BS => fwd < 0 && wide,
+            Dir::LL => side < 0 && wide,
+            Dir::RR => side > 0 && wide,
+            Dir::LV => side < 0 && narrow,
+            Dir::RV => side > 0 && narrow,
+        }
+    }
+
+    /// Whether a vector at `turn` eighths of a circle counter-clockwise from the previous leg's
+    /// direction is selected (the relative, compass reading of later legs).
+    fn selects_turn(self, turn: i32) -> bool {
+        match self {
+            Dir::F => turn == 0,
+            Dir::B => turn == 4,
+            Dir::L => turn == 2,
+            Dir::R => turn == 6,
+            Dir::V => turn == 0 || turn == 4,
+            Dir::S => turn == 2 || turn == 6,
+            Dir::FL => turn == 1,
+            Dir::FR => turn == 7,
+            Dir::BL => turn == 3,
+            Dir::BR => turn == 5,
+            _ => false,
+        }
+    }
+}
+
+/// The eighth-turn index (0..8, counter-clockwise from +x) of a vector on an orthogonal or
+/// diagonal line.
+pub fn octant(v: Vec2) -> Option<i32> {
+    let u = v.unit()?;
+    Some(match (u.x, u.y) {
+        (1, 0) => 0,
+        (1, 1) => 1,
+        (0, 1) => 2,
+        (-1, 1) => 3,
+        (-1, 0) => 4,
+        (-1, -1) => 5,
+        (0, -1) => 6,
+        _ => 7,
+    })
+}
+
+impl Leg {
+    /// The vectors of this leg. For the first leg they are in the piece's frame (x = its right,
+    /// y = its forward); for a later leg, `previous` is the board vector of the leg before and the
+    /// result is in board coordinates. Errors when the letters select nothing.
+    pub fn vectors(&self, previous: Option<Vec2>) -> Result<Vec<Vec2>, String> {
+        let mut out = Vec::new();
+        for &atom in &self.atoms {
+            let sh = shape(atom);
+            for v in symmetries(atom) {
+                let keep = match (&self.dirs, previous) {
+                    (Dirs::All, _) => true,
+                    (Dirs::Absolute(ds), _) => ds.iter().any(|d| d.selects_absolute(sh, v.y, v.x)),
+                    (Dirs::Relative(ds), Some(p)) => {
+                        let (Some(a), Some(b)) = (octant(v), octant(p)) else {
+                            return Err(
+                                "direction letters after a leap that is not along a line".into()
+                            );
+                        };
+                        let turn = (a - b).rem_euclid(8);
+                        ds.iter().any(|d| d.selects_turn(turn))
+                    }
+                    (Dirs::Relative(_), None) => false,
+                };
+                if keep && !out.contains(&v) {
+                    out.push(v);
+                }
+            }
+        }
+        if out.is_empty() {
+            return Err("the direction letters select no move of this atom".into());
+        }
+        Ok(out)
+    }
+
+    /// Whether this leg can go further than one step of its vectors.
+    pub fn is_rider(&self) -> bool {
+        self.range != 1
+    }
+}
+
+/// Parses a movement string into its patterns.
+pub fn parse(s: &str) -> Result<Vec<Pattern>, ParseError> {
+    let mut p = Parser {
+        s: s.as_bytes(),
+        i: 0,
+    };
+    let mut out = Vec::new();
+    p.skip_ws();
+    if p.at_end() {
+        return Err(p.err("an empty movement; expected at least one atom such as W, F or R"));
+    }
+    while !p.at_end() {
+        if p.peek() == Some(b'(') && !p.peek_at(1).is_some_and(|c| c.is_ascii_digit()) {
+            out.push(p.chain()?);
+        } else {
+            for leg in p.leg(true)?.0 {
+                out.push(Pattern { legs: vec![leg] });
+            }
+        }
+        p.skip_ws();
+    }
+    Ok(out)
+}
+
+struct Parser<'a> {
+    s: &'a [u8],
+    i: usize,
+}
+
+#[derive(Default)]
+struct Modifiers {
+    dirs: String,
+    quiet: bool,
+    capture: bool,
+    own: bool,
+    lame: bool,
+    range_capture: bool,
+    hop: Option<Option<u8>>,
+    start: usize,
+}
+
+impl Parser<'_> {
+    fn at_end(&self) -> bool {
+        self.i >= self.s.len()
+    }
+    fn peek(&self) -> Option<u8> {
+        self.s.get(self.i).copied()
+    }
+    fn peek_at(&self, k: usize) -> Option<u8> {
+        self.s.get(self.i + k).copied()
+    }
+    fn skip_ws(&mut self) {
+        while self.peek().is_some_and(|c| c.is_ascii_whitespace()) {
+            self.i += 1;
+        }
+    }
+    fn err(&self, msg: impl Into<String>) -> ParseError {
+        ParseError {
+            offset: self.i,
+            message: msg.into(),
+        }
+    }
+
+    fn number(&mut self) -> Option<u32> {
+        let start = self.i;
+        while self.peek().is_some_and(|c| c.is_ascii_digit()) {
+            self.i += 1;
+        }
+        (self.i > start).then(|| {
+            std::str::from_utf8(&self.s[start..self.i])
+                .ok()
+                .and_then(|t| t.parse().ok())
+                .unwrap_or(u32::MAX)
+        })
+    }
+
+    /// `(leg-leg-…)`
+    fn chain(&mut self) -> Result<Pattern, ParseError> {
+        let open = self.i;
+        self.i += 1;
+        let mut legs = Vec::new();
+        loop {
+            let (mut parts, explicit) = self.leg(false)?;
+            let mut leg = parts.remove(0);
+            if !explicit {
+                // Until we know whether it is the last leg, remember "no mode letters" as quiet.
+                leg.mode.capture = false;
+            }
+            legs.push((leg, explicit));
+            match self.peek() {
+                Some(b'-') => self.i += 1,
+                Some(b')') => {
+                    self.i += 1;
+                    break;
+                }
+                None => {
+                    return Err(ParseError {
+                        offset: open,
+                        message: "this '(' is never closed; expected ')'".into(),
+                    });
+                }
+                Some(_) => return Err(self.err("expected '-' (next leg) or ')' (end of the move)")),
+            }
+        }
+        if legs.len() < 2 {
+            return Err(ParseError {
+                offset: open,
+                message: "a parenthesised move needs at least two legs, e.g. (D-fR)".into(),
+            });
+        }
+        let last = legs.len() - 1;
+        let legs = legs
+            .into_iter()
+            .enumerate()
+            .map(|(k, (mut leg, explicit))| {
+                // A leg other than the last must end on an empty square unless it says otherwise;
+                // the last leg may end on an empty square or capture.
+                if k == last && !explicit {
+                    leg.mode.capture = true;
+                }
+                if k > 0 && !leg.letters.is_empty() {
+                    leg.dirs = Dirs::Relative(relative_tokens(&leg.letters));
+                }
+                leg
+            })
+            .collect();
+        Ok(Pattern { legs })
+    }
+
+    fn modifiers(&mut self) -> Result<Modifiers, ParseError> {
+        let mut m = Modifiers {
+            start: self.i,
+            ..Default::default()
+        };
+        while let Some(c) = self.peek() {
+            match c {
+                b'f' | b'b' | b'l' | b'r' | b'v' | b's' => m.dirs.push(c as char),
+                b'm' => m.quiet = true,
+                b'c' => m.capture = true,
+                b'd' => m.own = true,
+                b'n' => m.lame = true,
+                b'x' => m.range_capture = true,
+                b'p' => {
+                    self.i += 1;
+                    let n = self.number();
+                    m.hop = Some(match n {
+                        None => None,
+                        Some(n @ 1..=99) => Some(n as u8),
+                        Some(_) => return Err(self.err("a hop count must be between 1 and 99")),
+                    });
+                    continue;
+                }
+                b'a' | b'g' | b'i' | b'e' | b'u' | b'k' | b'o' | b'q' | b'z' | b'y' | b'j'
+                | b't' | b'h' | b'w' => {
+                    return Err(self.err(format!(
+                        "unsupported modifier '{}' (see docs/betza.md for the dialect)",
+                        c as char
+                    )));
+                }
+                _ => break,
+            }
+            self.i += 1;
+        }
+        Ok(m)
+    }
+
+    /// Modifiers, atom and range. A compound atom (`K`, `Q`) makes one leg with two base
+    /// vectors; at top level (`split`) it is split into one pattern per base vector so that each
+    /// reads its letters by its own shape.
+    fn leg(&mut self, split: bool) -> Result<(Vec<Leg>, bool), ParseError> {
+        let m = self.modifiers()?;
+        let atom_at = self.i;
+        let Some(c) = self.peek() else {
+            return Err(self.err("expected an atom (W, F, D, N, A, H, C, Z, G, K, R, B, Q or (x,y))"));
+        };
+        let (atoms, mut range): (Vec<Vec2>, u8) = match c {
+            b'(' => {
+                self.i += 1;
+                let a = self.number();
+                let comma = self.peek() == Some(b',');
+                self.i += comma as usize;
+                let b = self.number();
+                if a.is_none() || !comma || b.is_none() || self.peek() != Some(b')') {
+                    return Err(ParseError {
+                        offset: atom_at,
+                        message: "expected a leaper such as (4,4): '(' number ',' number ')'".into(),
+                    });
+                }
+                self.i += 1;
+                let (a, b) = (a.unwrap_or(0) as i32, b.unwrap_or(0) as i32);
+                if (a == 0 && b == 0) || a > 35 || b > 35 {
+                    return Err(ParseError {
+                        offset: atom_at,
+                        message: "a leaper's vector must be non-zero and at most 35".into(),
+                    });
+                }
+                (vec![Vec2::new(a, b)], 1)
+            }
+            b'W' => (vec![Vec2::new(1, 0)], 1),
+            b'F' => (vec![Vec2::new(1, 1)], 1),
+            b'D' => (vec![Vec2::new(2, 0)], 1),
+            b'N' => (vec![Vec2::new(2, 1)], 1),
+            b'A' => (vec![Vec2::new(2, 2)], 1),
+            b'H' => (vec![Vec2::new(3, 0)], 1),
+            b'C' => (vec![Vec2::new(3, 1)], 1),
+            b'Z' => (vec![Vec2::new(3, 2)], 1),
+            b'G' => (vec![Vec2::new(3, 3)], 1),
+            b'K' => (vec![Vec2::new(1, 0), Vec2::new(1, 1)], 1),
+            b'R' => (vec![Vec2::new(1, 0)], 0),
+            b'B' => (vec![Vec2::new(1, 1)], 0),
+            b'Q' => (vec![Vec2::new(1, 0), Vec2::new(1, 1)], 0),
+            b'L' | b'J' | b'E' | b'O' | b'M' | b'I' | b'P' | b'S' | b'T' | b'U' | b'V' | b'X'
+            | b'Y' => {
+                return Err(self.err(format!(
+                    "unsupported atom '{}' (see docs/betza.md for the dialect)",
+                    c as char
+                )));
+            }
+            _ => {
+                return Err(self.err(format!(
+                    "unexpected '{}'; expected an atom (W, F, D, N, A, H, C, Z, G, K, R, B, Q or (x,y))",
+                    char::from_u32(c as u32).unwrap_or('?')
+                )));
+            }
+        };
+        if c != b'(' {
+            self.i += 1;
+            // Doubling an atom (seed 000's `WW`) makes it an unlimited rider.
+            if self.peek() == Some(c) && matches!(c, b'W' | b'F' | b'D' | b'A' | b'H' | b'G' | b'N') {
+                self.i += 1;
+                range = 0;
+            }
+        }
+        if let Some(n) = self.number() {
+            if n > 99 {
+                return Err(self.err("a range must be at most 99"));
+            }
+            range = n as u8;
+        }
+        let kind = match (m.lame, m.range_capture, m.hop) {
+            (false, false, None) => LegKind::Plain,
+            (true, false, None) => LegKind::Lame,
+            (false, true, None) => LegKind::RangeCapture,
+            (false, false, Some(h)) => LegKind::Hop(h),
+            _ => {
+                return Err(ParseError {
+                    offset: m.start,
+                    message: "at most one of n (lame), x (range capture) and p (hop) per atom".into(),
+                });
+            }
+        };
+        if kind == LegKind::Lame && (range != 1 || atoms.iter().any(|a| a.king_len() < 2)) {
+            return Err(ParseError {
+                offset: m.start,
+                message: "n (lame) applies to a single leap of two or more squares, such as nD".into(),
+            });
+        }
+        if matches!(kind, LegKind::RangeCapture | LegKind::Hop(_)) && range == 1 {
+            return Err(ParseError {
+                offset: m.start,
+                message: "x (range capture) and p (hop) apply to riders such as R or B".into(),
+            });
+        }
+        let explicit = m.quiet || m.capture || m.own;
+        let mode = if !explicit {
+            Mode {
+                quiet: true,
+                capture: true,
+                own: false,
+            }
+        } else {
+            Mode {
+                quiet: m.quiet,
+                capture: m.capture,
+                own: m.own,
+            }
+        };
+        let dirs = if m.dirs.is_empty() {
+            Dirs::All
+        } else {
+            Dirs::Absolute(tokens(&m.dirs, &atoms))
+        };
+        let make = |atoms: Vec<Vec2>, dirs: Dirs| Leg {
+            atoms,
+            dirs,
+            range,
+            mode,
+            kind,
+            letters: m.dirs.clone(),
+        };
+        let legs: Vec<Leg> = if split && atoms.len() > 1 {
+            atoms
+                .iter()
+                .map(|&a| {
+                    let d = if m.dirs.is_empty() {
+                        Dirs::All
+                    } else {
+                        Dirs::Absolute(tokens(&m.dirs, &[a]))
+                    };
+                    make(vec![a], d)
+                })
+                .collect()
+        } else {
+            vec![make(atoms, dirs)]
+        };
+        // Reject letter sets that select nothing now, with the position of the letters.
+        for leg in &legs {
+            if matches!(leg.dirs, Dirs::Absolute(_)) {
+                if let Err(e) = leg.vectors(None) {
+                    return Err(ParseError {
+                        offset: m.start,
+                        message: e,
+                    });
+                }
+            }
+        }
+        Ok((legs, explicit))
+    }
+}
+
+/// Splits direction letters into tokens. Two letters form one quadrant token when the atom has
+/// vectors there (diagonal and oblique atoms); otherwise letters stand alone and are unions.
+fn tokens(letters: &str, atoms: &[Vec2]) -> Vec<Dir> {
+    let shapes: Vec<Shape> = atoms.iter().map(|&a| shape(a)).collect();
+    let oblique = shapes.contains(&Shape::Oblique);
+    let quadrant = shapes.iter().all(|&s| s != Shape::Orthogonal);
+    let b = letters.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let pair = b.get(i + 1).map(|&n| (b[i], n));
+        let two = match pair {
+            Some((b'f', b'l')) | Some((b'l', b'f')) if quadrant => Some(Dir::FL),
+            Some((b'f', b'r')) | Some((b'r', b'f')) if quadrant => Some(Dir::FR),
+            Some((b'b', b'l')) | Some((b'l', b'b')) if quadrant => Some(Dir::BL),
+            Some((b'b', b'r')) | Some((b'r', b'b')) if quadrant => Some(Dir::BR),
+            Some((b'f', b'f')) if oblique => Some(Dir::FF),
+            Some((b'b', b'b')) if oblique => Some(Dir::BB),
+            Some((b'f', b's')) if oblique => Some(Dir::FS),
+            Some((b'b', b's')) if oblique => Some(Dir::BS),
+            Some((b'l', b'l')) if oblique => Some(Dir::LL),
+            Some((b'r', b'r')) if oblique => Some(Dir::RR),
+            Some((b'l', b'v')) if oblique => Some(Dir::LV),
+            Some((b'r', b'v')) if oblique => Some(Dir::RV),
+            _ => None,
+        };
+        if let Some(t) = two {
+            out.push(t);
+            i += 2;
+            continue;
+        }
+        out.push(single(b[i]));
+        i += 1;
+    }
+    out
+}
+
+/// A later leg's letters: single letters, and `fl fr bl br` (either order) for 45° turns.
+fn relative_tokens(letters: &str) -> Vec<Dir> {
+    let b = letters.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let two = match b.get(i + 1).map(|&n| (b[i], n)) {
+            Some((b'f', b'l')) | Some((b'l', b'f')) => Some(Dir::FL),
+            Some((b'f', b'r')) | Some((b'r', b'f')) => Some(Dir::FR),
+            Some((b'b', b'l')) | Some((b'l', b'b')) => Some(Dir::BL),
+            Some((b'b', b'r')) | Some((b'r', b'b')) => Some(Dir::BR),
+            _ => None,
+        };
+        if let Some(t) = two {
+            out.push(t);
+            i += 2;
+            continue;
+        }
+        out.push(single(b[i]));
+        i += 1;
+    }
+    out
+}
+
+fn single(c: u8) -> Dir {
+    match c {
+        b'f' => Dir::F,
+        b'b' => Dir::B,
+        b'l' => Dir::L,
+        b'r' => Dir::R,
+        b'v' => Dir::V,
+        _ => Dir::S,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The first-leg vectors of every pattern, in the piece's frame, with each leg's range.
+    fn first_legs(s: &str) -> Vec<(i32, i32, u8)> {
+        let mut out: Vec<(i32, i32, u8)> = parse(s)
+            .unwrap()
+            .iter()
+            .filter(|p| p.legs.len() == 1)
+            .flat_map(|p| {
+                let leg = &p.legs[0];
+                leg.vectors(None)
+                    .unwrap()
+                    .into_iter()
+                    .map(move |v| (v.x, v.y, leg.range))
+            })
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    #[test]
+    fn simple_atoms_and_directions() {
+        assert_eq!(first_legs("fW"), vec![(0, 1, 1)]);
+        assert_eq!(first_legs("ffN"), vec![(-1, 2, 1), (1, 2, 1)]);
+        assert_eq!(first_legs("bbN"), vec![(-1, -2, 1), (1, -2, 1)]);
+        assert_eq!(first_legs("fsN"), vec![(-2, 1, 1), (2, 1, 1)]);
+        assert_eq!(first_legs("vN").len(), 4);
+        assert_eq!(first_legs("flF"), vec![(-1, 1, 1)]);
+        assert_eq!(first_legs("fF"), vec![(-1, 1, 1), (1, 1, 1)]);
+        // W letters are unions.
+        assert_eq!(first_legs("fsW"), vec![(-1, 0, 1), (0, 1, 1), (1, 0, 1)]);
+        assert_eq!(first_legs("vrR"), vec![(0, -1, 0), (0, 1, 0), (1, 0, 0)]);
+        // On a diagonal atom v and s are unions of half-planes: all four diagonals.
+        assert_eq!(first_legs("vF").len(), 4);
+    }
+
+    #[test]
+    fn compound_atoms_read_letters_per_part() {
+        // Drunken elephant: every step but straight back.
+        let de = first_legs("fsK");
+        assert_eq!(de.len(), 7);
+        assert!(!de.contains(&(0, -1, 1)));
+        // Ferocious leopard: forward, backward and the four diagonals.
+        assert_eq!(
+            first_legs("vK"),
+            vec![(-1, -1, 1), (-1, 1, 1), (0, -1, 1), (0, 1, 1), (1, -1, 1), (1, 1, 1)]
+        );
+        assert_eq!(first_legs("bK"), vec![(-1, -1, 1), (0, -1, 1), (1, -1, 1)]);
+        assert_eq!(first_legs("K2").len(), 8);
+        assert!(first_legs("Q").iter().all(|&(_, _, r)| r == 0));
+    }
+
+    #[test]
+    fn ranges_and_doubling() {
+        assert_eq!(first_legs("fR2"), vec![(0, 1, 2)]);
+        assert_eq!(first_legs("WW").len(), 4);
+        assert!(first_legs("WW").iter().all(|&(_, _, r)| r == 0));
+        assert_eq!(first_legs("fF3"), vec![(-1, 1, 3), (1, 1, 3)]);
+        assert_eq!(first_legs("R0"), first_legs("R"));
+        assert_eq!(first_legs("(4,4)").len(), 4);
+        assert_eq!(first_legs("f(4,4)"), vec![(-4, 4, 1), (4, 4, 1)]);
+        assert_eq!(first_legs("(4,1)").len(), 8);
+    }
+
+    #[test]
+    fn modes_and_kinds() {
+        let p = parse("mfWcfF").unwrap();
+        assert_eq!(
+            p[0].legs[0].mode,
+            Mode {
+                quiet: true,
+                capture: false,
+                own: false
+            }
+        );
+        assert!(!p[1].legs[0].mode.quiet && p[1].legs[0].mode.capture);
+        assert_eq!(parse("fnD").unwrap()[0].legs[0].kind, LegKind::Lame);
+        assert_eq!(parse("p3fB").unwrap()[0].legs[0].kind, LegKind::Hop(Some(3)));
+        assert_eq!(parse("pvR").unwrap()[0].legs[0].kind, LegKind::Hop(None));
+        assert_eq!(parse("xB").unwrap()[0].legs[0].kind, LegKind::RangeCapture);
+        assert!(parse("cdR").unwrap()[0].legs[0].mode.own);
+    }
+
+    #[test]
+    fn chains_default_to_quiet_and_read_later_letters_relatively() {
+        let p = parse("R(R-sR)").unwrap();
+        assert_eq!(p.len(), 2);
+        let hook = &p[1];
+        assert!(hook.legs[0].mode.quiet && !hook.legs[0].mode.capture);
+        assert!(matches!(hook.legs[1].dirs, Dirs::Relative(_)));
+        let up = Vec2::new(0, 1);
+        let mut turns = hook.legs[1].vectors(Some(up)).unwrap();
+        turns.sort();
+        assert_eq!(turns, vec![Vec2::new(-1, 0), Vec2::new(1, 0)]);
+        // Igui: back is exactly back, also after a diagonal step.
+        let igui = &parse("(cK-bK)").unwrap()[0];
+        assert_eq!(
+            igui.legs[1].vectors(Some(Vec2::new(1, 1))).unwrap(),
+            vec![Vec2::new(-1, -1)]
+        );
+        assert!(igui.legs[0].mode.capture && !igui.legs[0].mode.quiet);
+        // Straight on after a leap: the unit direction of the leap.
+        let jump = &parse("(D-fR)").unwrap()[0];
+        assert_eq!(
+            jump.legs[1].vectors(Some(Vec2::new(0, -2))).unwrap(),
+            vec![Vec2::new(0, -1)]
+        );
+        // No letters: every direction.
+        let lion = &parse("(cK-K)").unwrap()[0];
+        assert_eq!(lion.legs[1].vectors(Some(up)).unwrap().len(), 8);
+    }
+
+    #[test]
+    fn errors_say_where_and_what() {
+        let e = parse("fWq").unwrap_err();
+        assert_eq!(e.offset, 2);
+        assert!(e.message.contains("unsupported modifier 'q'"), "{e}");
+        let e = parse("fW3Y").unwrap_err();
+        assert_eq!(e.offset, 3);
+        let e = parse("(D-fR").unwrap_err();
+        assert_eq!(e.offset, 0);
+        assert!(e.message.contains("never closed"));
+        assert!(parse("").is_err());
+        assert!(parse("(D)").unwrap_err().message.contains("two legs"));
+        assert!(parse("nW").unwrap_err().message.contains("lame"));
+        assert!(parse("xW").unwrap_err().message.contains("riders"));
+        assert!(parse("(4,)").unwrap_err().message.contains("leaper"));
+        assert!(parse("ffW").is_ok());
+        assert!(parse("aW").unwrap_err().message.contains("unsupported"));
+    }
+
+    #[test]
+    fn relative_letters_that_select_nothing_are_errors() {
+        // A 45° turn of a rook leg does not exist.
+        let p = parse("(R-flR)").unwrap();
+        assert!(p[0].legs[1].vectors(Some(Vec2::new(0, 1))).is_err());
+        // Letters after a knight leap have no line to be relative to.
+        let p = parse("(N-fR)").unwrap();
+        assert!(p[0].legs[1].vectors(Some(Vec2::new(2, 1))).is_err());
+        // A 45° turn of a king step does.
+        let p = parse("(K-flK)").unwrap();
+        assert_eq!(
+            p[0].legs[1].vectors(Some(Vec2::new(0, 1))).unwrap(),
+            vec![Vec2::new(-1, 1)]
+        );
+    }
+}

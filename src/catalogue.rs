@@ -1,0 +1,447 @@
+//! The piece catalogue (`pieces.toml`): every piece kind's names, kanji, movement, promotion
+//! and the readings that rule sets substitute for it.
+
+use crate::betza::{self, Pattern};
+use crate::error::{DataError, Source};
+use serde::Deserialize;
+use std::collections::{BTreeMap, HashMap};
+use toml::Spanned;
+use unicode_width::UnicodeWidthStr;
+
+/// Index of a piece kind in its catalogue.
+pub type KindId = u16;
+
+/// A piece's movement and promotion as one rule set reads them.
+#[derive(Clone, Debug)]
+pub struct Reading {
+    pub betza: String,
+    pub patterns: Vec<Pattern>,
+    pub promotes_to: Option<KindId>,
+    /// Why this rule set reads the piece this way (for overrides).
+    pub note: Option<String>,
+}
+
+/// What a rule set changes about a piece.
+#[derive(Clone, Debug, Default)]
+pub struct Override {
+    pub betza: Option<(String, Vec<Pattern>)>,
+    /// `Some(None)`: the piece does not promote under this rule set.
+    pub promotes_to: Option<Option<KindId>>,
+    pub note: Option<String>,
+    /// Where the override is written, to report an unknown rule set name.
+    pub location: Option<DataError>,
+}
+
+/// One kind of piece.
+#[derive(Clone, Debug)]
+pub struct PieceKind {
+    pub id: KindId,
+    pub code: String,
+    pub name: String,
+    pub aliases: Vec<String>,
+    pub kanji: String,
+    /// One wide character for the board.
+    pub label: String,
+    /// Pieces of this kind per side in the standard setup (0 for promotion-only kinds).
+    pub count: u16,
+    pub royal: bool,
+    /// Range-capture rank: 1 is highest; `None` ranks below every ranked piece.
+    pub rank: Option<u8>,
+    pub atsa_code: Option<String>,
+    /// Where the sources disagree, and what the default reading follows.
+    pub sources: Option<String>,
+    pub base: Reading,
+    pub overrides: BTreeMap<String, Override>,
+}
+
+impl PieceKind {
+    /// The reading of this piece under a rule set that uses the overrides named `ruleset`.
+    pub fn reading(&self, ruleset: &str) -> Reading {
+        let mut r = self.base.clone();
+        r.note = None;
+        if let Some(o) = self.overrides.get(ruleset) {
+            if let Some((s, p)) = &o.betza {
+                r.betza = s.clone();
+                r.patterns = p.clone();
+            }
+            if let Some(p) = o.promotes_to {
+                r.promotes_to = p;
+            }
+            r.note = o.note.clone();
+        }
+        r
+    }
+}
+
+/// Every piece kind of a game.
+#[derive(Clone, Debug)]
+pub struct Catalogue {
+    pub kinds: Vec<PieceKind>,
+    by_code: HashMap<String, KindId>,
+}
+
+/// The result of looking a piece up by a name a person typed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Lookup {
+    Found(KindId),
+    Ambiguous(Vec<KindId>),
+    /// Not found; the closest names.
+    NotFound(Vec<String>),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCatalogue {
+    piece: Vec<Spanned<RawPiece>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPiece {
+    code: Spanned<String>,
+    name: Spanned<String>,
+    #[serde(default)]
+    aliases: Vec<String>,
+    kanji: String,
+    label: Spanned<String>,
+    #[serde(default)]
+    count: u16,
+    betza: Spanned<String>,
+    promotes_to: Option<Spanned<String>>,
+    #[serde(default)]
+    royal: bool,
+    rank: Option<Spanned<u8>>,
+    atsa_code: Option<String>,
+    sources: Option<String>,
+    #[serde(default)]
+    rules: BTreeMap<String, Spanned<RawOverride>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawOverride {
+    betza: Option<Spanned<String>>,
+    promotes_to: Option<Spanned<String>>,
+    note: Option<String>,
+}
+
+/// Folds a name for lookup: lower case, letters and digits only ("Ram's-head soldier" =
+/// "ramsheadsoldier").
+pub fn fold(name: &str) -> String {
+    name.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+fn parse_betza(src: &Source, code: &str, s: &Spanned<String>) -> Result<Vec<Pattern>, DataError> {
+    betza::parse(s.get_ref()).map_err(|e| {
+        // The span covers the quotes of a basic string; the movement starts one byte in.
+        src.error_at(
+            s.span().start + 1 + e.offset,
+            format!("piece {code}: movement {:?}: {}", s.get_ref(), e.message),
+        )
+    })
+}
+
+impl Catalogue {
+    /// Reads and checks a catalogue.
+    pub fn parse(src: &Source) -> Result<Catalogue, DataError> {
+        let raw: RawCatalogue = src.parse_toml()?;
+        if raw.piece.is_empty() {
+            return Err(src.error_at(0, "no pieces: expected [[piece]] tables"));
+        }
+        if raw.piece.len() > 4000 {
+            return Err(src.error_at(0, "too many piece kinds (at most 4000)"));
+        }
+        let mut by_code = HashMap::new();
+        for (i, p) in raw.piece.iter().enumerate() {
+            let code = p.get_ref().code.get_ref();
+            // Letters only, so that a code followed by a square (`P19.26`) reads unambiguously.
+            let valid = !code.is_empty() && code.len() <= 6 && code.chars().all(|c| c.is_ascii_uppercase());
+            if !valid {
+                return Err(src.error_span(
+                    &p.get_ref().code.span(),
+                    format!(
+                        "invalid code {code:?}: expected 1 to 6 upper-case letters"
+                    ),
+                ));
+            }
+            if by_code.insert(code.clone(), i as KindId).is_some() {
+                return Err(src.error_span(
+                    &p.get_ref().code.span(),
+                    format!("duplicate code {code:?}: every piece needs its own code"),
+                ));
+            }
+        }
+        let resolve = |s: &Spanned<String>, what: &str| -> Result<Option<KindId>, DataError> {
+            let c = s.get_ref();
+            if c == "-" {
+                return Ok(None);
+            }
+            by_code.get(c).copied().map(Some).ok_or_else(|| {
+                src.error_span(
+                    &s.span(),
+                    format!("{what} {c:?} is not the code of any piece in the catalogue"),
+                )
+            })
+        };
+        let mut kinds = Vec::with_capacity(raw.piece.len());
+        for (i, p) in raw.piece.into_iter().enumerate() {
+            let p = p.into_inner();
+            let code = p.code.get_ref().clone();
+            if p.name.get_ref().trim().is_empty() {
+                return Err(src.error_span(&p.name.span(), format!("piece {code}: empty name")));
+            }
+            let label = p.label.get_ref();
+            if label.chars().count() != 1 || label.width() != 2 {
+                return Err(src.error_span(
+                    &p.label.span(),
+                    format!(
+                        "piece {code}: label {label:?} must be one character two terminal cells wide (a kanji)"
+                    ),
+                ));
+            }
+            if let Some(r) = &p.rank {
+                if !(1..=9).contains(r.get_ref()) {
+                    return Err(src.error_span(
+                        &r.span(),
+                        format!("piece {code}: rank must be 1 (highest) to 9"),
+                    ));
+                }
+            }
+            let patterns = parse_betza(src, &code, &p.betza)?;
+            let promotes_to = match &p.promotes_to {
+                Some(s) => resolve(s, &format!("piece {code}: promotes_to"))?,
+                None => None,
+            };
+            if promotes_to == Some(i as KindId) {
+                return Err(src.error_span(
+                    &p.promotes_to.as_ref().map_or(p.code.span(), |s| s.span()),
+                    format!("piece {code} promotes to itself"),
+                ));
+            }
+            let mut overrides = BTreeMap::new();
+            for (rs, o) in p.rules {
+                let span = o.span();
+                let o = o.into_inner();
+                let betza = match &o.betza {
+                    Some(b) => Some((b.get_ref().clone(), parse_betza(src, &code, b)?)),
+                    None => None,
+                };
+                let promotes = match &o.promotes_to {
+                    Some(s) => Some(resolve(s, &format!("piece {code}: rules.{rs}.promotes_to"))?),
+                    None => None,
+                };
+                overrides.insert(
+                    rs.clone(),
+                    Override {
+                        betza,
+                        promotes_to: promotes,
+                        note: o.note,
+                        location: Some(src.error_span(&span, format!("piece {code}: rules.{rs}"))),
+                    },
+                );
+            }
+            kinds.push(PieceKind {
+                id: i as KindId,
+                code,
+                name: p.name.into_inner(),
+                aliases: p.aliases,
+                kanji: p.kanji,
+                label: label.clone(),
+                count: p.count,
+                royal: p.royal,
+                rank: p.rank.map(Spanned::into_inner),
+                atsa_code: p.atsa_code,
+                sources: p.sources,
+                base: Reading {
+                    betza: p.betza.into_inner(),
+                    patterns,
+                    promotes_to,
+                    note: None,
+                },
+                overrides,
+            });
+        }
+        Ok(Catalogue { kinds, by_code })
+    }
+
+    pub fn kind(&self, id: KindId) -> &PieceKind {
+        &self.kinds[id as usize]
+    }
+
+    pub fn by_code(&self, code: &str) -> Option<KindId> {
+        self.by_code.get(code).copied()
+    }
+
+    pub fn len(&self) -> usize {
+        self.kinds.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.kinds.is_empty()
+    }
+
+    /// Finds a piece by code, English name (any case; spaces, hyphens and apostrophes
+    /// optional), alias or kanji.
+    pub fn lookup(&self, query: &str) -> Lookup {
+        let q = query.trim();
+        if let Some(id) = self.by_code(q) {
+            return Lookup::Found(id);
+        }
+        let f = fold(q);
+        if f.is_empty() {
+            return Lookup::NotFound(Vec::new());
+        }
+        let mut hits: Vec<KindId> = Vec::new();
+        // Stronger matches first: code (any case), name, kanji, then aliases.
+        let tiers: [&dyn Fn(&PieceKind) -> bool; 4] = [
+            &|k| fold(&k.code) == f,
+            &|k| fold(&k.name) == f,
+            &|k| k.kanji == q,
+            &|k| k.aliases.iter().any(|a| fold(a) == f),
+        ];
+        for tier in tiers {
+            hits = self.kinds.iter().filter(|k| tier(k)).map(|k| k.id).collect();
+            if !hits.is_empty() {
+                break;
+            }
+        }
+        match hits.len() {
+            0 => Lookup::NotFound(self.suggestions(&f)),
+            1 => Lookup::Found(hits[0]),
+            _ => Lookup::Ambiguous(hits),
+        }
+    }
+
+    fn suggestions(&self, f: &str) -> Vec<String> {
+        let mut scored: Vec<(usize, String)> = Vec::new();
+        for k in &self.kinds {
+            let names = std::iter::once(&k.name).chain(k.aliases.iter());
+            let best = names
+                .map(|n| {
+                    let g = fold(n);
+                    if g.contains(f) || (f.len() >= 4 && f.contains(&g)) {
+                        0
+                    } else {
+                        edit_distance(f, &g)
+                    }
+                })
+                .min()
+                .unwrap_or(usize::MAX);
+            let limit = (f.chars().count() / 3).max(2);
+            if best <= limit {
+                scored.push((best, format!("{} ({})", k.name, k.code)));
+            }
+        }
+        scored.sort();
+        scored.into_iter().take(8).map(|(_, s)| s).collect()
+    }
+}
+
+/// Levenshtein distance over characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, &cb) in b.iter().enumerate() {
+            cur[j + 1] = (prev[j] + (ca != cb) as usize)
+                .min(prev[j + 1] + 1)
+                .min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SMALL: &str = r#"
+[[piece]]
+code = "K"
+name = "King"
+kanji = "玉将"
+label = "玉"
+count = 1
+betza = "K2"
+royal = true
+rank = 1
+
+[[piece]]
+code = "RH"
+name = "Ram's-head soldier"
+aliases = ["Ramshead Soldier"]
+kanji = "羊兵"
+label = "羊"
+count = 2
+betza = "bWfB"
+promotes_to = "K"
+
+[piece.rules.other]
+betza = "fB"
+promotes_to = "-"
+note = "why"
+"#;
+
+    fn cat(text: &str) -> Result<Catalogue, DataError> {
+        Catalogue::parse(&Source::new("pieces.toml", text))
+    }
+
+    #[test]
+    fn reads_pieces_and_overrides() {
+        let c = cat(SMALL).unwrap();
+        assert_eq!(c.len(), 2);
+        let rh = c.kind(c.by_code("RH").unwrap());
+        assert_eq!(rh.base.promotes_to, Some(0));
+        let other = rh.reading("other");
+        assert_eq!(other.betza, "fB");
+        assert_eq!(other.promotes_to, None);
+        assert_eq!(rh.reading("nothing").betza, "bWfB");
+    }
+
+    #[test]
+    fn looks_up_names_loosely() {
+        let c = cat(SMALL).unwrap();
+        for q in ["RH", "rh", "Ram's-head soldier", "rams head soldier", "RAMSHEADSOLDIER", "羊兵", "ramshead soldier"] {
+            assert_eq!(c.lookup(q), Lookup::Found(1), "{q}");
+        }
+        match c.lookup("rams hed soldir") {
+            Lookup::NotFound(s) => assert_eq!(s, vec!["Ram's-head soldier (RH)".to_string()]),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(c.lookup("zzzzzz"), Lookup::NotFound(vec![]));
+    }
+
+    #[test]
+    fn bad_movement_points_into_the_string() {
+        let bad = SMALL.replace("betza = \"bWfB\"", "betza = \"bWfQq\"");
+        let e = cat(&bad).unwrap_err();
+        assert_eq!(e.file, "pieces.toml");
+        assert_eq!(e.line, 19);
+        assert_eq!(e.column, 14);
+        assert!(e.message.contains("piece RH"), "{e}");
+        assert!(e.message.contains("unsupported modifier 'q'"), "{e}");
+    }
+
+    #[test]
+    fn unknown_promotion_duplicate_code_and_bad_label_are_reported() {
+        let e = cat(&SMALL.replace("promotes_to = \"K\"", "promotes_to = \"XX\"")).unwrap_err();
+        assert!(e.message.contains("\"XX\" is not the code of any piece"), "{e}");
+        assert_eq!(e.line, 20);
+        let e = cat(&SMALL.replace("code = \"RH\"", "code = \"K\"")).unwrap_err();
+        assert!(e.message.contains("duplicate code"), "{e}");
+        let e = cat(&SMALL.replace("label = \"羊\"", "label = \"R\"")).unwrap_err();
+        assert!(e.message.contains("two terminal cells"), "{e}");
+        let e = cat(&SMALL.replace("kanji = \"羊兵\"", "kanj = \"羊兵\"")).unwrap_err();
+        assert!(e.message.contains("unknown field"), "{e}");
+        assert_eq!(e.line, 16);
+        let e = cat("[[piece]]\ncode = \"K\"\n").unwrap_err();
+        assert!(e.message.contains("missing field"), "{e}");
+        let e = cat("piece = 3").unwrap_err();
+        assert_eq!((e.line, e.column), (1, 9));
+    }
+}

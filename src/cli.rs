@@ -1,0 +1,506 @@
+//! The command line: piece cards, legal moves, perft and rule-set differences, headless. The
+//! terminal game is passed in by the binary, so this library stays free of terminal code.
+
+use crate::catalogue::{KindId, Lookup};
+use crate::explain;
+use crate::geometry::{Side, Square};
+use crate::notation;
+use crate::position::{Piece, Position};
+use crate::rules::{DataDir, Game, Rules};
+use clap::{Args, Parser, Subcommand};
+use serde_json::json;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Taikyoku shōgi (大局将棋), the largest historical chess game, in a terminal.
+#[derive(Parser, Debug)]
+#[command(name = "taikyoku", version, about, long_about = None)]
+pub struct Cli {
+    /// Read the game data (rules/, pieces.toml, setups/) from this directory instead of the
+    /// copy built into the program.
+    #[arg(long, global = true, value_name = "DIR")]
+    pub data: Option<PathBuf>,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Play a hot-seat game in the terminal (the default).
+    Play(PlayArgs),
+    /// Show a piece's card: names, movement, promotion, sources and a move diagram.
+    Piece(PieceArgs),
+    /// List every piece kind.
+    Pieces(RulesArg),
+    /// List the legal moves of the side to move.
+    Moves(MovesArgs),
+    /// Count the move sequences of a given length (performance test and regression check).
+    Perft(PerftArgs),
+    /// List the rule sets and, piece by piece, where they differ.
+    Rules(RulesCmdArgs),
+    /// Print a position as a board.
+    Board(PositionArgs),
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct RulesArg {
+    /// Rule set: wikipedia (default), umebayashi or atsa (see `taikyoku rules`).
+    #[arg(long, short = 'r', value_name = "NAME")]
+    pub rules: Option<String>,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct PositionArgs {
+    #[command(flatten)]
+    pub rules: RulesArg,
+    /// A position string, or a file holding one or a JSON position (default: the opening).
+    #[arg(long, short = 'p', value_name = "POSITION")]
+    pub position: Option<String>,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// Show pieces by their ASCII codes instead of kanji.
+    #[arg(long)]
+    pub ascii: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct PieceArgs {
+    /// Code, English name (any case; spaces, hyphens and apostrophes optional), alias or kanji.
+    pub name: String,
+    #[command(flatten)]
+    pub rules: RulesArg,
+    /// Square for --json destinations, as x,y (0-based from Black's left and back rank).
+    #[arg(long, value_name = "X,Y", default_value = "17,17")]
+    pub at: String,
+    /// Print JSON: name, kanji, code, betza, promotes_to, at, destinations.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct MovesArgs {
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// Print JSON: {"moves": [{"from", "to", "path", "captures", "promotes", "notation"}]}.
+    #[arg(long)]
+    pub json: bool,
+    /// Also print the position string of the position.
+    #[arg(long)]
+    pub position_out: bool,
+    /// Play these moves first (in notation), then list the moves.
+    #[arg(long = "after", value_name = "MOVE", num_args = 1..)]
+    pub after: Vec<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct PerftArgs {
+    /// Number of moves (plies).
+    pub depth: u32,
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// Print the count under each first move.
+    #[arg(long)]
+    pub divide: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct RulesCmdArgs {
+    /// Show only this rule set's differences from the default.
+    pub name: Option<String>,
+}
+
+/// A failure to report to the user: printed on standard error, exit status 1 (2 for usage).
+#[derive(Debug)]
+pub struct CliError(pub String);
+
+impl<E: std::error::Error> From<E> for CliError {
+    fn from(e: E) -> Self {
+        CliError(e.to_string())
+    }
+}
+
+fn data_dir(cli_data: &Option<PathBuf>) -> DataDir {
+    cli_data.as_ref().map_or(DataDir::Embedded, DataDir::dir)
+}
+
+pub fn load_game(data: &Option<PathBuf>) -> Result<Game, CliError> {
+    Ok(Game::load(&data_dir(data), "rules/taikyoku.toml")?)
+}
+
+pub fn load_rules(data: &Option<PathBuf>, rules: &RulesArg) -> Result<Rules, CliError> {
+    let game = load_game(data)?;
+    let name = rules.rules.clone().unwrap_or_else(|| game.default_rules.clone());
+    Ok(Rules::new(game, &name)?)
+}
+
+pub fn load_position(rules: &Rules, args: &PositionArgs) -> Result<Position, CliError> {
+    match &args.position {
+        Some(p) => Ok(notation::load_position(rules, p)?),
+        None => Ok(rules.start_position()),
+    }
+}
+
+fn out(s: &str) -> Result<(), CliError> {
+    let mut o = std::io::stdout().lock();
+    // A closed pipe (`| head`) is not an error worth reporting.
+    match writeln!(o, "{s}") {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
+        r => r.map_err(CliError::from),
+    }
+}
+
+/// Runs a parsed command line. `play` opens the terminal game.
+pub fn run(cli: Cli, play: impl FnOnce(Rules, Position, bool) -> Result<(), CliError>) -> Result<(), CliError> {
+    let data = cli.data.clone();
+    match cli.command {
+        None => {
+            let rules = load_rules(&data, &RulesArg { rules: None })?;
+            let pos = rules.start_position();
+            play(rules, pos, false)
+        }
+        Some(Command::Play(a)) => {
+            let rules = load_rules(&data, &a.position.rules)?;
+            let pos = load_position(&rules, &a.position)?;
+            play(rules, pos, a.ascii)
+        }
+        Some(Command::Piece(a)) => piece(&data, a),
+        Some(Command::Pieces(a)) => pieces(&data, a),
+        Some(Command::Moves(a)) => moves(&data, a),
+        Some(Command::Perft(a)) => perft(&data, a),
+        Some(Command::Rules(a)) => rules_cmd(&data, a),
+        Some(Command::Board(a)) => {
+            let rules = load_rules(&data, &a.rules)?;
+            let pos = load_position(&rules, &a)?;
+            out(&board_text(&rules, &pos))
+        }
+    }
+}
+
+/// Resolves a piece name or reports the close matches.
+pub fn find_piece(rules: &Rules, name: &str) -> Result<KindId, CliError> {
+    let cat = rules.catalogue();
+    match cat.lookup(name) {
+        Lookup::Found(k) => Ok(k),
+        Lookup::Ambiguous(ks) => Err(CliError(format!(
+            "{name:?} could be several pieces: {}",
+            ks.iter()
+                .map(|&k| format!("{} ({})", cat.kind(k).name, cat.kind(k).code))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))),
+        Lookup::NotFound(close) => Err(CliError(format!("no piece is called {name:?}{}", notation::suggest(&close)))),
+    }
+}
+
+fn parse_at(s: &str) -> Result<(i32, i32), CliError> {
+    let (x, y) = s
+        .split_once(',')
+        .ok_or_else(|| CliError(format!("--at {s:?}: expected X,Y such as 17,17")))?;
+    let p = |t: &str| t.trim().parse::<i32>().map_err(|_| CliError(format!("--at {s:?}: expected X,Y such as 17,17")));
+    Ok((p(x)?, p(y)?))
+}
+
+/// The squares a lone Black piece of `kind` on `(x, y)` of an empty board can reach.
+pub fn lone_destinations(rules: &Rules, kind: KindId, x: i32, y: i32) -> Result<Vec<Square>, CliError> {
+    let dims = rules.dims();
+    let sq = dims
+        .square(x, y)
+        .ok_or_else(|| CliError(format!("square {x},{y} is off the {}×{} board", dims.files, dims.ranks)))?;
+    let mut pos = rules.empty_position();
+    let piece = Piece {
+        kind,
+        side: Side::Black,
+        promoted: false,
+    };
+    rules.put(&mut pos, sq, Some(piece));
+    let mut to: Vec<Square> = rules.moves_from(&pos, sq).iter().map(|m| m.to).collect();
+    to.sort();
+    to.dedup();
+    Ok(to)
+}
+
+fn piece(data: &Option<PathBuf>, a: PieceArgs) -> Result<(), CliError> {
+    let rules = load_rules(data, &a.rules)?;
+    let k = find_piece(&rules, &a.name)?;
+    let kind = rules.catalogue().kind(k);
+    let reading = &rules.readings[k as usize];
+    if a.json {
+        let (x, y) = parse_at(&a.at)?;
+        let dests = lone_destinations(&rules, k, x, y)?;
+        let dims = rules.dims();
+        let v = json!({
+            "name": kind.name,
+            "kanji": kind.kanji,
+            "code": kind.code,
+            "betza": reading.betza,
+            "promotes_to": reading.promotes_to.map(|p| rules.catalogue().kind(p).code.clone()),
+            "at": [x, y],
+            "destinations": dests.iter().map(|&s| { let (x, y) = dims.xy(s); json!([x, y]) }).collect::<Vec<_>>(),
+        });
+        return out(&v.to_string());
+    }
+    out(&piece_card(&rules, k))
+}
+
+/// A piece's card as text.
+pub fn piece_card(rules: &Rules, k: KindId) -> String {
+    let cat = rules.catalogue();
+    let kind = cat.kind(k);
+    let reading = &rules.readings[k as usize];
+    let mut s = String::new();
+    let mut line = |t: String| {
+        s.push_str(&t);
+        s.push('\n');
+    };
+    line(format!("{} {} ({})", kind.kanji, kind.name, kind.code));
+    if !kind.aliases.is_empty() {
+        line(format!("Also called: {}", kind.aliases.join(", ")));
+    }
+    let mut facts = Vec::new();
+    if kind.count > 0 {
+        facts.push(format!("{} per side at the start", kind.count));
+    } else {
+        facts.push("only by promotion".into());
+    }
+    if kind.royal {
+        facts.push("royal".into());
+    }
+    if let Some(r) = kind.rank {
+        facts.push(format!("range-capture rank {r}"));
+    }
+    line(facts.join("; "));
+    line(format!("Rule set: {}", rules.rule_set.name));
+    line(format!("Movement (Betza): {}", reading.betza));
+    for d in explain::describe(&reading.patterns) {
+        line(format!("  - {d}"));
+    }
+    line(format!(
+        "Promotes to: {}",
+        reading.promotes_to.map_or("does not promote".to_string(), |p| {
+            let pk = cat.kind(p);
+            format!("{} {} ({})", pk.kanji, pk.name, pk.code)
+        })
+    ));
+    let promoted_from: Vec<String> = (0..cat.len() as KindId)
+        .filter(|&o| rules.readings[o as usize].promotes_to == Some(k))
+        .map(|o| format!("{} ({})", cat.kind(o).name, cat.kind(o).code))
+        .collect();
+    if !promoted_from.is_empty() {
+        line(format!("Promoted from: {}", promoted_from.join(", ")));
+    }
+    line(format!("Captures: {}", capture_words(rules, k)));
+    if let Some(n) = &reading.note {
+        line(format!("This rule set: {n}"));
+    }
+    if let Some(src) = &kind.sources {
+        line(format!("Sources: {src}"));
+    }
+    let others: Vec<String> = rules
+        .game
+        .rule_sets
+        .iter()
+        .filter(|r| r.name != rules.rule_set.name)
+        .filter_map(|r| {
+            let other = rules.game.reading(kind, r);
+            (other.betza != reading.betza || other.promotes_to != reading.promotes_to).then(|| {
+                format!(
+                    "{}: {}{}",
+                    r.name,
+                    other.betza,
+                    if other.promotes_to != reading.promotes_to {
+                        format!(", promotes to {}", other.promotes_to.map_or("nothing".into(), |p| cat.kind(p).code.clone()))
+                    } else {
+                        String::new()
+                    }
+                )
+            })
+        })
+        .collect();
+    if !others.is_empty() {
+        line(format!("Other rule sets: {}", others.join("; ")));
+    }
+    line(String::new());
+    s.push_str(&explain::diagram(&reading.patterns));
+    s.push_str(explain::LEGEND);
+    s
+}
+
+/// How a piece captures, in words, from its patterns and the rule set.
+pub fn capture_words(rules: &Rules, k: KindId) -> String {
+    use crate::betza::LegKind;
+    let reading = &rules.readings[k as usize];
+    let mut ways = vec!["by moving onto an enemy piece".to_string()];
+    let legs = || reading.patterns.iter().flat_map(|p| p.legs.iter());
+    if reading.patterns.iter().any(|p| p.legs.len() > 1 && p.legs[..p.legs.len() - 1].iter().any(|l| l.mode.capture)) {
+        ways.push("on the way of a multi-leg move, then moving on (up to two captures a move; igui when it comes back)".into());
+    }
+    if legs().any(|l| l.kind == LegKind::RangeCapture) {
+        let r = &rules.rule_set.params.range;
+        ways.push(format!(
+            "by range capture: it flies over lower-ranked pieces of either side{}{}",
+            if r.captures_flown_over { " and removes them all" } else { ", leaving them on the board" },
+            if r.end_on_friend { "; it may end on a lower-ranked friendly piece" } else { "" }
+        ));
+    }
+    if legs().any(|l| matches!(l.kind, LegKind::Hop(_))) {
+        ways.push("after jumping over pieces on its line".into());
+    }
+    if legs().all(|l| !l.mode.capture) {
+        return "never".into();
+    }
+    ways.join("; ")
+}
+
+fn pieces(data: &Option<PathBuf>, a: RulesArg) -> Result<(), CliError> {
+    let rules = load_rules(data, &a)?;
+    let cat = rules.catalogue();
+    for k in &cat.kinds {
+        let r = &rules.readings[k.id as usize];
+        out(&format!(
+            "{:<4} {}  {:<28} {:<3} {:<40} {}",
+            k.code,
+            k.kanji,
+            k.name,
+            if k.count > 0 { k.count.to_string() } else { "-".into() },
+            r.betza,
+            r.promotes_to.map_or(String::new(), |p| format!("→ {}", cat.kind(p).code))
+        ))?;
+    }
+    Ok(())
+}
+
+fn moves(data: &Option<PathBuf>, a: MovesArgs) -> Result<(), CliError> {
+    let rules = load_rules(data, &a.position.rules)?;
+    let mut pos = load_position(&rules, &a.position)?;
+    for m in &a.after {
+        let mv = notation::parse_move(&rules, &pos, m)?;
+        rules.play_unchecked(&mut pos, &mv);
+    }
+    let moves = rules.legal_moves(&pos);
+    let dims = pos.dims();
+    let xy = |s: Square| {
+        let (x, y) = dims.xy(s);
+        json!([x, y])
+    };
+    if a.json {
+        let list: Vec<_> = moves
+            .iter()
+            .map(|m| {
+                json!({
+                    "from": xy(m.from),
+                    "to": xy(m.to),
+                    "path": m.path().iter().map(|&s| xy(s)).collect::<Vec<_>>(),
+                    "captures": rules.captures(&pos, m).iter().map(|&s| xy(s)).collect::<Vec<_>>(),
+                    "promotes": m.promotes(),
+                    "notation": notation::move_string(&rules, &pos, m),
+                })
+            })
+            .collect();
+        let mut v = json!({ "moves": list });
+        if a.position_out {
+            v["position"] = json!(notation::position_string(&rules, &pos));
+        }
+        return out(&v.to_string());
+    }
+    if a.position_out {
+        out(&notation::position_string(&rules, &pos))?;
+    }
+    if let Some(o) = rules.outcome(&pos) {
+        out(&format!("The game is over: {} won ({}).", o.winner, o.reason.describe()))?;
+    }
+    for m in &moves {
+        out(&notation::move_string(&rules, &pos, m))?;
+    }
+    out(&format!("{} moves for {}", moves.len(), pos.to_move()))
+}
+
+fn perft(data: &Option<PathBuf>, a: PerftArgs) -> Result<(), CliError> {
+    let rules = load_rules(data, &a.position.rules)?;
+    let pos = load_position(&rules, &a.position)?;
+    if a.divide {
+        let mut total = 0;
+        for (m, n) in rules.perft_divide(&pos, a.depth) {
+            out(&format!("{} {n}", notation::move_string(&rules, &pos, &m)))?;
+            total += n;
+        }
+        if a.depth == 0 {
+            total = 1;
+        }
+        return out(&total.to_string());
+    }
+    out(&rules.perft(&pos, a.depth).to_string())
+}
+
+fn rules_cmd(data: &Option<PathBuf>, a: RulesCmdArgs) -> Result<(), CliError> {
+    let game = load_game(data)?;
+    let cat = &game.catalogue;
+    let sets: Vec<_> = match &a.name {
+        Some(n) => vec![game.rule_set(n).ok_or_else(|| {
+            CliError(format!(
+                "unknown rule set {n:?}; the rule sets are: {}",
+                game.rule_sets.iter().map(|r| r.name.as_str()).collect::<Vec<_>>().join(", ")
+            ))
+        })?],
+        None => game.rule_sets.iter().collect(),
+    };
+    for rs in &sets {
+        let default = if rs.name == game.default_rules { " (default)" } else { "" };
+        out(&format!("{}{}\n  {}\n", rs.name, default, rs.summary.replace('\n', " ")))?;
+    }
+    out("Pieces the rule sets read differently:")?;
+    let all: Vec<_> = game.rule_sets.iter().collect();
+    for k in &cat.kinds {
+        let readings: Vec<_> = all.iter().map(|r| game.reading(k, r)).collect();
+        let differs = readings.iter().any(|r| r.betza != readings[0].betza || r.promotes_to != readings[0].promotes_to);
+        let shown = a.name.as_ref().is_none_or(|n| k.overrides.contains_key(n) || sets.iter().any(|s| s.readings.iter().any(|x| k.overrides.contains_key(x))));
+        if !differs || !shown {
+            continue;
+        }
+        out(&format!("\n{} {} ({})", k.kanji, k.name, k.code))?;
+        for (r, rd) in all.iter().zip(&readings) {
+            let promo = rd.promotes_to.map_or("-".to_string(), |p| cat.kind(p).code.clone());
+            out(&format!("  {:<11} {:<44} promotes to {promo}", r.name, rd.betza))?;
+            if let Some(n) = &rd.note {
+                out(&format!("  {:<11} {n}", ""))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The board as text: Black at the bottom, files and ranks labelled in the square notation.
+pub fn board_text(rules: &Rules, pos: &Position) -> String {
+    let dims = pos.dims();
+    let cat = rules.catalogue();
+    let mut s = String::new();
+    let header: String = (0..dims.files as i32)
+        .map(|x| format!("{:>4}", dims.files as i32 - x))
+        .collect();
+    s.push_str(&format!("    {header}\n"));
+    for y in (0..dims.ranks as i32).rev() {
+        s.push_str(&format!("{:>3} ", dims.ranks as i32 - y));
+        for x in 0..dims.files as i32 {
+            let sq = dims.square(x, y).expect("on the board");
+            let cell = match pos.piece_at(sq) {
+                None => "  .".to_string(),
+                Some(p) => {
+                    let code = &cat.kind(p.kind).code;
+                    let code = if p.side == Side::White { code.to_ascii_lowercase() } else { code.clone() };
+                    format!("{:>3}", if p.promoted { format!("+{code}") } else { code })
+                }
+            };
+            s.push(' ');
+            s.push_str(&cell);
+        }
+        s.push('\n');
+    }
+    s.push_str(&format!(
+        "{} to move; Black's pieces upper case, White's lower case, + promoted",
+        pos.to_move()
+    ));
+    s
+}

@@ -1,0 +1,17 @@
+//! taikyoku: a data-driven rules engine for Taikyoku shōgi and other large shogi variants.
+//!
+//! The library has no terminal code. [`rules::Game`] loads a game's data (catalogue, setup, rule
+//! sets); [`rules::Rules`] compiles one rule set and generates and plays moves on a
+//! [`position::Position`].
+
+pub mod betza;
+pub mod catalogue;
+pub mod error;
+pub mod geometry;
+pub mod movegen;
+pub mod position;
+pub mod rules;
+pub mod setup;
+pub mod cli;
+pub mod explain;
+pub mod notation;

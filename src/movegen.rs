@@ -1,0 +1,573 @@
+//! The one generic move generator. Each piece kind's patterns (from the Betza parser) are
+//! compiled, per side, into rays on the padded mailbox; generation walks them. No piece is
+//! special-cased here: lions, hook movers, range capturers and hoppers are all data.
+
+use crate::betza::{LegKind, Mode, Pattern};
+use crate::geometry::{Side, Square, Vec2};
+use crate::position::{Cell, EMPTY, OFF, Position, cell_side, decode};
+
+/// The most intermediate stops a move can have (a four-leg move).
+pub const MAX_STOPS: usize = 3;
+
+/// A move: from, to, the intermediate stops of a multi-leg move, and what it does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Move {
+    pub from: Square,
+    pub to: Square,
+    stops: [Square; MAX_STOPS],
+    n_stops: u8,
+    flags: u8,
+}
+
+const PROMOTE: u8 = 1;
+/// Flew over pieces by range capture (they are removed when the rule set says so).
+const RANGE: u8 = 2;
+
+impl Move {
+    pub(crate) fn new(from: Square, to: Square) -> Move {
+        Move {
+            from,
+            to,
+            stops: [Square(0); MAX_STOPS],
+            n_stops: 0,
+            flags: 0,
+        }
+    }
+
+    /// Where the move stops on its way (a lion's first step, a hook mover's turn).
+    pub fn path(&self) -> &[Square] {
+        &self.stops[..self.n_stops as usize]
+    }
+
+    /// Whether the piece promotes at the end of this move.
+    pub fn promotes(&self) -> bool {
+        self.flags & PROMOTE != 0
+    }
+
+    /// Whether the move flies over pieces by range capture.
+    pub fn is_range(&self) -> bool {
+        self.flags & RANGE != 0
+    }
+
+    pub(crate) fn with_promotion(mut self, promote: bool) -> Move {
+        if promote {
+            self.flags |= PROMOTE;
+        } else {
+            self.flags &= !PROMOTE;
+        }
+        self
+    }
+}
+
+/// The rule-set parameters the generator needs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GenRules {
+    pub promotion: Promotion,
+    pub range: RangeRules,
+    /// Moves that reach the same result by different paths are one move (`false`), or
+    /// distinct when they pass through different squares where they could capture (`true`).
+    pub paths_distinct: bool,
+}
+
+/// When pieces promote.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Promotion {
+    /// On the first move that captures an enemy piece (compulsory).
+    OnCapture,
+    /// On a move that ends in (or, with `from_zone`, starts in) the `depth` far ranks; with
+    /// `stops`, a capturing stop in the zone counts too.
+    Zone {
+        depth: u8,
+        optional: bool,
+        from_zone: bool,
+        stops: bool,
+    },
+    Never,
+}
+
+/// What a range capturer (`x`) does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RangeRules {
+    /// Pieces flown over are removed.
+    pub captures_flown_over: bool,
+    /// It may end on a lower-ranked friendly piece (which is removed).
+    pub end_on_friend: bool,
+    /// It may capture, at the end of its flight, an enemy it could not fly over.
+    pub end_on_higher: bool,
+}
+
+/// A leg compiled for one side: the board vector, its step on the mailbox, how far.
+#[derive(Clone, Debug)]
+struct Ray {
+    vec: Vec2,
+    delta: isize,
+    max: u8,
+    mode: Mode,
+    kind: Kind,
+    /// Mailbox offsets that must be empty for a lame leap.
+    lame: Vec<isize>,
+    /// Later legs, chosen relative to this one; empty for a final leg.
+    next: Vec<Ray>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Plain,
+    Hop(u8),
+    Range,
+}
+
+/// A piece kind's moves for one side, ready to walk.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Compiled {
+    rays: Vec<Ray>,
+    /// Whether two of its rays can produce the same move, so results must be de-duplicated.
+    dedup: bool,
+}
+
+/// Squares the longest leg reaches in one step, for the board's border.
+pub(crate) fn reach(patterns: &[Pattern]) -> usize {
+    patterns
+        .iter()
+        .flat_map(|p| &p.legs)
+        .flat_map(|l| &l.atoms)
+        .map(|a| a.king_len() as usize)
+        .max()
+        .unwrap_or(1)
+}
+
+/// The squares a lame leap crosses: along its line, or for an oblique leap the orthogonal
+/// step towards its longer component first.
+fn lame_path(v: Vec2) -> Vec<Vec2> {
+    if let Some(u) = v.unit() {
+        (1..v.king_len()).map(|k| u.scale(k)).collect()
+    } else if v.x.abs() > v.y.abs() {
+        vec![Vec2::new(v.x.signum(), 0)]
+    } else {
+        vec![Vec2::new(0, v.y.signum())]
+    }
+}
+
+fn compile_leg(
+    pattern: &Pattern,
+    k: usize,
+    previous: Option<Vec2>,
+    side: Side,
+    stride: isize,
+    board_max: u8,
+) -> Result<Vec<Ray>, String> {
+    let leg = &pattern.legs[k];
+    let vectors = leg.vectors(previous)?;
+    let mut out = Vec::new();
+    for v in vectors {
+        let vec = if previous.is_none() { side.orient(v) } else { v };
+        let kind = match leg.kind {
+            LegKind::Plain | LegKind::Lame => Kind::Plain,
+            LegKind::Hop(n) => Kind::Hop(n.unwrap_or(u8::MAX)),
+            LegKind::RangeCapture => Kind::Range,
+        };
+        if kind == Kind::Range && pattern.legs.len() > 1 {
+            return Err("range capture (x) is supported only as a single-leg move".into());
+        }
+        let lame = if leg.kind == LegKind::Lame {
+            lame_path(vec)
+                .into_iter()
+                .map(|s| s.y as isize * stride + s.x as isize)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let next = if k + 1 < pattern.legs.len() {
+            compile_leg(pattern, k + 1, Some(vec), side, stride, board_max)?
+        } else {
+            Vec::new()
+        };
+        out.push(Ray {
+            vec,
+            delta: vec.y as isize * stride + vec.x as isize,
+            max: if leg.range == 0 { board_max } else { leg.range.min(board_max) },
+            mode: leg.mode,
+            kind,
+            lame,
+            next,
+        });
+    }
+    Ok(out)
+}
+
+impl Compiled {
+    pub(crate) fn new(
+        patterns: &[Pattern],
+        side: Side,
+        stride: usize,
+        board_max: u8,
+    ) -> Result<Compiled, String> {
+        let mut rays = Vec::new();
+        for p in patterns {
+            rays.extend(compile_leg(p, 0, None, side, stride as isize, board_max)?);
+        }
+        let dedup = rays.iter().any(|r| !r.next.is_empty()) || overlapping(&rays);
+        Ok(Compiled { rays, dedup })
+    }
+}
+
+/// Whether two single-leg rays can land on the same square.
+fn overlapping(rays: &[Ray]) -> bool {
+    let mut seen = std::collections::HashSet::new();
+    for r in rays {
+        for k in 1..=r.max.min(40) as i32 {
+            if !seen.insert(r.vec.scale(k)) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Everything generation needs to know about piece kinds, indexed by kind.
+pub(crate) struct KindTable {
+    /// `[black, white]` compiled moves per kind.
+    pub compiled: Vec<[Compiled; 2]>,
+    pub promotes: Vec<bool>,
+    /// Range-capture rank (1 highest); 255 for unranked.
+    pub rank: Vec<u8>,
+}
+
+/// Reusable buffers for generation.
+#[derive(Default)]
+pub struct Scratch {
+    stamp: Vec<u32>,
+    epoch: u32,
+    keys: Vec<(usize, u64)>,
+}
+
+struct Ctx<'a> {
+    pos: &'a Position,
+    rules: &'a GenRules,
+    kinds: &'a KindTable,
+    side: usize,
+    origin: usize,
+    rank: u8,
+    can_promote: bool,
+    /// Squares emptied by earlier legs' captures.
+    taken: [usize; MAX_STOPS],
+    n_taken: usize,
+    stops: [(usize, bool); MAX_STOPS],
+    n_stops: usize,
+}
+
+impl Ctx<'_> {
+    #[inline]
+    fn cell(&self, idx: usize) -> Cell {
+        if idx == self.origin || self.taken[..self.n_taken].contains(&idx) {
+            EMPTY
+        } else {
+            self.pos.cell(idx)
+        }
+    }
+
+    fn rank_of(&self, c: Cell) -> u8 {
+        decode(c).map_or(u8::MAX, |p| self.kinds.rank[p.kind as usize])
+    }
+
+    /// Emits the move ending at `to`; `captured` says whether it took an enemy piece anywhere.
+    fn emit(&self, to: usize, captured: bool, range: bool, out: &mut Vec<Move>, keys: &mut Vec<(usize, u64)>) {
+        let pos = self.pos;
+        let mut m = Move::new(pos.square_of(self.origin), pos.square_of(to));
+        for (i, &(s, _)) in self.stops[..self.n_stops].iter().enumerate() {
+            m.stops[i] = pos.square_of(s);
+        }
+        m.n_stops = self.n_stops as u8;
+        if range {
+            m.flags |= RANGE;
+        }
+        // A multi-leg move's identity beyond its destination: the stops that took a piece or,
+        // when paths are distinct, every stop where it could have. 0 = none.
+        let mut key = 0u64;
+        if self.n_stops > 0 {
+            let mut parts: Vec<u64> = self.stops[..self.n_stops]
+                .iter()
+                .filter(|&&(s, capturable)| {
+                    if self.rules.paths_distinct {
+                        capturable
+                    } else {
+                        self.taken[..self.n_taken].contains(&s)
+                    }
+                })
+                .map(|&(s, _)| s as u64 + 1)
+                .collect();
+            if !self.rules.paths_distinct {
+                parts.sort_unstable();
+            }
+            for p in parts {
+                key = key << 14 | p;
+            }
+        }
+        if !self.can_promote {
+            push(out, keys, m, key);
+            return;
+        }
+        match self.rules.promotion {
+            Promotion::Never => push(out, keys, m, key),
+            Promotion::OnCapture => push(out, keys, m.with_promotion(captured), key),
+            Promotion::Zone {
+                depth,
+                optional,
+                from_zone,
+                stops,
+            } => {
+                let dims = pos.dims();
+                let side = if self.side == 0 { Side::Black } else { Side::White };
+                let zone = |i: usize| dims.in_far_ranks(pos.square_of(i), side, depth);
+                let eligible = zone(to)
+                    || (from_zone && zone(self.origin))
+                    || (stops
+                        && self.stops[..self.n_stops]
+                            .iter()
+                            .any(|&(s, capturable)| capturable && zone(s)));
+                if !eligible {
+                    push(out, keys, m, key);
+                } else if optional {
+                    push(out, keys, m, key);
+                    push(out, keys, m.with_promotion(true), key);
+                } else {
+                    push(out, keys, m.with_promotion(true), key);
+                }
+            }
+        }
+    }
+
+    /// Walks one leg from `from`; emits moves for final legs and recurses for the others.
+    fn walk(&mut self, from: usize, ray: &Ray, out: &mut Vec<Move>, keys: &mut Vec<(usize, u64)>, captured: bool) {
+        if ray.lame.iter().any(|&d| self.cell(from.wrapping_add_signed(d)) != EMPTY) {
+            return;
+        }
+        let final_leg = ray.next.is_empty();
+        let mut hops_left = match ray.kind {
+            Kind::Hop(n) => n,
+            _ => 0,
+        };
+        let mut flew = false;
+        let mut flew_enemy = false;
+        let mut sq = from;
+        for _ in 0..ray.max {
+            sq = sq.wrapping_add_signed(ray.delta);
+            let c = self.cell(sq);
+            if c == OFF {
+                return;
+            }
+            if c == EMPTY {
+                if ray.mode.quiet {
+                    let took = flew_enemy && self.rules.range.captures_flown_over;
+                    self.land(sq, ray, false, out, keys, captured || took, flew, final_leg);
+                }
+                continue;
+            }
+            let enemy = cell_side(c) != self.side;
+            match ray.kind {
+                Kind::Plain => {
+                    if (enemy && ray.mode.capture) || (!enemy && ray.mode.own) {
+                        self.land(sq, ray, true, out, keys, captured || enemy, false, final_leg);
+                    }
+                    return;
+                }
+                Kind::Hop(_) => {
+                    if (enemy && ray.mode.capture) || (!enemy && ray.mode.own) {
+                        self.land(sq, ray, true, out, keys, captured || enemy, false, final_leg);
+                    }
+                    if hops_left == 0 {
+                        return;
+                    }
+                    if hops_left != u8::MAX {
+                        hops_left -= 1;
+                    }
+                }
+                Kind::Range => {
+                    let lower = self.rank_of(c) > self.rank;
+                    let may_land = if lower {
+                        (enemy && ray.mode.capture) || (!enemy && self.rules.range.end_on_friend)
+                    } else {
+                        enemy && ray.mode.capture && self.rules.range.end_on_higher
+                    };
+                    let took_enemy = flew_enemy && self.rules.range.captures_flown_over;
+                    if may_land {
+                        self.land(sq, ray, true, out, keys, captured || enemy || took_enemy, flew, final_leg);
+                    }
+                    if !lower {
+                        return;
+                    }
+                    flew = true;
+                    flew_enemy |= enemy;
+                }
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn land(
+        &mut self,
+        sq: usize,
+        ray: &Ray,
+        occupied: bool,
+        out: &mut Vec<Move>,
+        keys: &mut Vec<(usize, u64)>,
+        captured: bool,
+        range: bool,
+        final_leg: bool,
+    ) {
+        if final_leg {
+            self.emit(sq, captured, range, out, keys);
+            return;
+        }
+        if self.n_stops == MAX_STOPS {
+            return;
+        }
+        if occupied {
+            self.taken[self.n_taken] = sq;
+            self.n_taken += 1;
+        }
+        let capturable = ray.mode.capture || ray.mode.own;
+        for next in &ray.next {
+            // The stop is part of the move where the piece could capture, or where it turns;
+            // a stop on the way straight on is only a waypoint.
+            let recorded = capturable || next.vec.unit() != ray.vec.unit();
+            if recorded {
+                self.stops[self.n_stops] = (sq, capturable);
+                self.n_stops += 1;
+            }
+            self.walk(sq, next, out, keys, captured);
+            if recorded {
+                self.n_stops -= 1;
+            }
+        }
+        if occupied {
+            self.n_taken -= 1;
+        }
+    }
+}
+
+#[inline]
+fn push(out: &mut Vec<Move>, keys: &mut Vec<(usize, u64)>, m: Move, key: u64) {
+    if m.n_stops > 0 {
+        keys.push((out.len(), key));
+    }
+    out.push(m);
+}
+
+/// Appends the moves of the piece on mailbox cell `idx` (which must belong to `side`).
+pub(crate) fn piece_moves(
+    pos: &Position,
+    idx: usize,
+    rules: &GenRules,
+    kinds: &KindTable,
+    scratch: &mut Scratch,
+    out: &mut Vec<Move>,
+) {
+    let Some(piece) = decode(pos.cell(idx)) else {
+        return;
+    };
+    let side = piece.side.index();
+    let compiled = &kinds.compiled[piece.kind as usize][side];
+    let start = out.len();
+    let mut keys = std::mem::take(&mut scratch.keys);
+    keys.clear();
+    let mut ctx = Ctx {
+        pos,
+        rules,
+        kinds,
+        side,
+        origin: idx,
+        rank: kinds.rank[piece.kind as usize],
+        can_promote: kinds.promotes[piece.kind as usize] && !piece.promoted,
+        taken: [0; MAX_STOPS],
+        n_taken: 0,
+        stops: [(0, false); MAX_STOPS],
+        n_stops: 0,
+    };
+    for ray in &compiled.rays {
+        ctx.walk(idx, ray, out, &mut keys, false);
+    }
+    if compiled.dedup {
+        dedup(out, start, &keys, scratch);
+    }
+    scratch.keys = keys;
+}
+
+/// Removes later duplicates among `out[start..]`, keeping the first of each. Moves are the
+/// same when they have the same destination and flags and, for multi-leg moves, the same key
+/// (see [`Ctx::emit`]); a multi-leg move with key 0 is the same as the plain move to its
+/// destination.
+fn dedup(out: &mut Vec<Move>, start: usize, keys: &[(usize, u64)], scratch: &mut Scratch) {
+    scratch.epoch = scratch.epoch.wrapping_add(1);
+    if scratch.epoch == 0 {
+        scratch.stamp.iter_mut().for_each(|s| *s = 0);
+        scratch.epoch = 1;
+    }
+    let needed = out[start..].iter().map(|m| m.to.0 as usize + 1).max().unwrap_or(0) * 4;
+    if scratch.stamp.len() < needed {
+        scratch.stamp.resize(needed, 0);
+    }
+    let mut multi: Vec<(Square, u8, u64)> = Vec::new();
+    let mut keys = keys.iter().peekable();
+    let mut write = start;
+    for read in start..out.len() {
+        let m = out[read];
+        let key = if m.n_stops > 0 {
+            while keys.peek().is_some_and(|&&(i, _)| i < read) {
+                keys.next();
+            }
+            keys.peek().filter(|&&&(i, _)| i == read).map_or(0, |&&(_, k)| k)
+        } else {
+            0
+        };
+        let keep = if key == 0 {
+            let slot = m.to.0 as usize * 4 + (m.flags & (PROMOTE | RANGE)) as usize;
+            let fresh = scratch.stamp[slot] != scratch.epoch;
+            scratch.stamp[slot] = scratch.epoch;
+            fresh
+        } else {
+            let id = (m.to, m.flags, key);
+            let fresh = !multi.contains(&id);
+            if fresh {
+                multi.push(id);
+            }
+            fresh
+        };
+        if keep {
+            out[write] = m;
+            write += 1;
+        }
+    }
+    out.truncate(write);
+}
+
+/// Calls `f` with each mailbox cell a move removes a piece from: stops and destination that
+/// hold pieces, and what a range capturer flew over when `range_captures`.
+pub(crate) fn for_each_capture(pos: &Position, m: &Move, range_captures: bool, mut f: impl FnMut(usize)) {
+    let origin = pos.index(m.from);
+    let to = pos.index(m.to);
+    let path = m.path();
+    for (k, &s) in path.iter().enumerate() {
+        let i = pos.index(s);
+        if i != origin && i != to && pos.cell(i) != EMPTY && !path[..k].iter().any(|&p| p == s) {
+            f(i);
+        }
+    }
+    if m.is_range() && range_captures {
+        let last = path.last().map_or(origin, |&s| pos.index(s));
+        let dims = pos.dims();
+        let (fx, fy) = dims.xy(pos.square_of(last));
+        let (tx, ty) = dims.xy(m.to);
+        let step = (ty - fy).signum() as isize * pos.stride() as isize + (tx - fx).signum() as isize;
+        let mut i = last.wrapping_add_signed(step);
+        while i != to {
+            if pos.cell(i) != EMPTY {
+                f(i);
+            }
+            i = i.wrapping_add_signed(step);
+        }
+    }
+    if to != origin && pos.cell(to) != EMPTY {
+        f(to);
+    }
+}

@@ -1,0 +1,361 @@
+//! What people and other programs read and write: the one-line position string, JSON
+//! positions, and move notation.
+//!
+//! **Squares** are `file.rank` (see [`crate::geometry::Dims::square_name`]).
+//!
+//! **Moves** are the moving piece's code, then its squares: the start, every stop of a
+//! multi-leg move, and the destination, joined by `-` (moves to) or `x` (captures there), then
+//! `+` when the piece promotes or `=` when it declines an optional promotion:
+//! `P19.26-19.25`, `LN18.24x18.23-18.22` (capture, then step on), `LN18.24x18.23-18.24`
+//! (igui), `HM17.30-17.20-10.20` (hook move turning at 17.20). When typing, the code and the
+//! separators are optional and checked only for what they say.
+//!
+//! **Positions** are one line: the ranks from White's side (rank 1) to Black's (last), `/`
+//! between ranks, `,` between cells, a number for a run of empty squares, Black's pieces in
+//! upper case and White's in lower case, `+` before a promoted piece; then the side to move
+//! (`b` or `w`) and optionally the number of moves played: `…/3,p,32 w 12`.
+
+use crate::catalogue::Lookup;
+use crate::geometry::{Side, Square};
+use crate::movegen::Move;
+use crate::position::{Piece, Position};
+use crate::rules::Rules;
+use serde::Deserialize;
+
+/// A problem with a position or a move typed or loaded.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct NotationError(pub String);
+
+fn err<T>(s: impl Into<String>) -> Result<T, NotationError> {
+    Err(NotationError(s.into()))
+}
+
+/// The one-line form of a position.
+pub fn position_string(rules: &Rules, pos: &Position) -> String {
+    let dims = pos.dims();
+    let mut rows = Vec::new();
+    for y in (0..dims.ranks as i32).rev() {
+        let mut cells: Vec<String> = Vec::new();
+        let mut empty = 0;
+        for x in 0..dims.files as i32 {
+            let sq = dims.square(x, y).expect("on the board");
+            match pos.piece_at(sq) {
+                None => empty += 1,
+                Some(p) => {
+                    if empty > 0 {
+                        cells.push(empty.to_string());
+                        empty = 0;
+                    }
+                    let code = &rules.catalogue().kind(p.kind).code;
+                    let code = match p.side {
+                        Side::Black => code.clone(),
+                        Side::White => code.to_ascii_lowercase(),
+                    };
+                    cells.push(if p.promoted { format!("+{code}") } else { code });
+                }
+            }
+        }
+        if empty > 0 {
+            cells.push(empty.to_string());
+        }
+        rows.push(cells.join(","));
+    }
+    let side = match pos.to_move() {
+        Side::Black => "b",
+        Side::White => "w",
+    };
+    format!("{} {} {}", rows.join("/"), side, pos.ply)
+}
+
+/// Reads a position string (see the module documentation).
+pub fn parse_position_string(rules: &Rules, s: &str) -> Result<Position, NotationError> {
+    let dims = rules.dims();
+    let mut fields = s.split_whitespace();
+    let board = fields.next().ok_or_else(|| NotationError("empty position".into()))?;
+    let side = match fields.next() {
+        Some("b") => Side::Black,
+        Some("w") => Side::White,
+        Some(other) => return err(format!("expected the side to move, b or w, after the board; found {other:?}")),
+        None => return err("expected the side to move (b or w) after the board"),
+    };
+    let ply = match fields.next() {
+        Some(n) => n
+            .parse()
+            .map_err(|_| NotationError(format!("expected the number of moves played; found {n:?}")))?,
+        None => 0,
+    };
+    if let Some(extra) = fields.next() {
+        return err(format!("unexpected {extra:?} after the move number"));
+    }
+    let rows: Vec<&str> = board.split('/').collect();
+    if rows.len() != dims.ranks as usize {
+        return err(format!("expected {} ranks separated by '/', found {}", dims.ranks, rows.len()));
+    }
+    let mut pos = rules.empty_position();
+    for (r, row) in rows.iter().enumerate() {
+        let y = dims.ranks as i32 - 1 - r as i32;
+        let mut x = 0i32;
+        for cell in row.split(',') {
+            let rank_name = r + 1;
+            if cell.is_empty() {
+                return err(format!("rank {rank_name}: empty cell (two commas in a row?)"));
+            }
+            if let Ok(n) = cell.parse::<i32>() {
+                if n < 1 {
+                    return err(format!("rank {rank_name}: a run of empty squares must be at least 1"));
+                }
+                x += n;
+                continue;
+            }
+            let (promoted, code) = match cell.strip_prefix('+') {
+                Some(c) => (true, c),
+                None => (false, cell),
+            };
+            let side = if code.chars().all(|c| !c.is_ascii_lowercase()) {
+                Side::Black
+            } else if code.chars().all(|c| !c.is_ascii_uppercase()) {
+                Side::White
+            } else {
+                return err(format!("rank {rank_name}: {cell:?} mixes cases; Black's codes are upper case, White's lower case"));
+            };
+            let kind = rules
+                .catalogue()
+                .by_code(&code.to_ascii_uppercase())
+                .ok_or_else(|| NotationError(format!("rank {rank_name}: unknown piece code {code:?}")))?;
+            let Some(sq) = dims.square(x, y) else {
+                return err(format!("rank {rank_name} has more than {} files", dims.files));
+            };
+            rules.put(&mut pos, sq, Some(Piece { kind, side, promoted }));
+            x += 1;
+        }
+        if x != dims.files as i32 {
+            return err(format!("rank {} has {x} files; expected {}", r + 1, dims.files));
+        }
+    }
+    finish(rules, &mut pos, side, ply)?;
+    Ok(pos)
+}
+
+fn finish(rules: &Rules, pos: &mut Position, side: Side, ply: u32) -> Result<(), NotationError> {
+    pos.set_to_move(side);
+    pos.ply = ply;
+    rules.update_outcome(pos);
+    if pos.royals(Side::Black) == 0 && pos.royals(Side::White) == 0 {
+        return err("neither side has a royal piece (king or prince): there is no game to play");
+    }
+    Ok(())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JsonPosition {
+    to_move: String,
+    pieces: Vec<JsonPiece>,
+    #[serde(default)]
+    ply: u32,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JsonPiece {
+    piece: String,
+    side: String,
+    at: [i64; 2],
+    #[serde(default)]
+    promoted: bool,
+}
+
+/// Reads a JSON position: `{"to_move": "black", "pieces": [{"piece": NAME, "side": "white",
+/// "at": [x, y], "promoted": false}]}`; NAME as for a piece lookup (code, name, alias, kanji).
+pub fn parse_position_json(rules: &Rules, name: &str, text: &str) -> Result<Position, NotationError> {
+    let raw: JsonPosition = serde_json::from_str(text).map_err(|e| {
+        NotationError(format!("{name}:{}:{}: {}", e.line(), e.column(), strip_position(&e.to_string())))
+    })?;
+    let side = Side::parse(&raw.to_move)
+        .ok_or_else(|| NotationError(format!("{name}: to_move must be \"black\" or \"white\", not {:?}", raw.to_move)))?;
+    let dims = rules.dims();
+    let mut pos = rules.empty_position();
+    for (i, p) in raw.pieces.iter().enumerate() {
+        let at = format!("{name}: pieces[{i}]");
+        let kind = match rules.catalogue().lookup(&p.piece) {
+            Lookup::Found(k) => k,
+            Lookup::Ambiguous(ks) => {
+                return err(format!(
+                    "{at}: {:?} could be {}",
+                    p.piece,
+                    ks.iter().map(|&k| rules.catalogue().kind(k).code.as_str()).collect::<Vec<_>>().join(" or ")
+                ));
+            }
+            Lookup::NotFound(close) => {
+                return err(format!("{at}: unknown piece {:?}{}", p.piece, suggest(&close)));
+            }
+        };
+        let side = Side::parse(&p.side)
+            .ok_or_else(|| NotationError(format!("{at}: side must be \"black\" or \"white\", not {:?}", p.side)))?;
+        let sq = i32::try_from(p.at[0])
+            .ok()
+            .zip(i32::try_from(p.at[1]).ok())
+            .and_then(|(x, y)| dims.square(x, y))
+            .ok_or_else(|| {
+                NotationError(format!(
+                    "{at}: square [{}, {}] is off the board (x 0..{}, y 0..{})",
+                    p.at[0],
+                    p.at[1],
+                    dims.files - 1,
+                    dims.ranks - 1
+                ))
+            })?;
+        if pos.piece_at(sq).is_some() {
+            return err(format!("{at}: square [{}, {}] already has a piece", p.at[0], p.at[1]));
+        }
+        rules.put(&mut pos, sq, Some(Piece { kind, side, promoted: p.promoted }));
+    }
+    finish(rules, &mut pos, side, raw.ply)?;
+    Ok(pos)
+}
+
+fn strip_position(s: &str) -> String {
+    match s.rfind(" at line ") {
+        Some(i) => s[..i].to_string(),
+        None => s.to_string(),
+    }
+}
+
+/// ", did you mean …?" from lookup suggestions.
+pub fn suggest(close: &[String]) -> String {
+    if close.is_empty() {
+        String::new()
+    } else {
+        format!("; did you mean {}?", close.join(", "))
+    }
+}
+
+/// Reads `--position`: a path to a JSON or position-string file, or a position string.
+pub fn load_position(rules: &Rules, arg: &str) -> Result<Position, NotationError> {
+    let path = std::path::Path::new(arg);
+    if path.is_file() {
+        let bytes = std::fs::read(path).map_err(|e| NotationError(format!("{arg}: {e}")))?;
+        let text = String::from_utf8(bytes).map_err(|_| NotationError(format!("{arg}: not UTF-8 text")))?;
+        if text.trim_start().starts_with('{') {
+            return parse_position_json(rules, arg, &text);
+        }
+        return parse_position_string(rules, text.trim()).map_err(|e| NotationError(format!("{arg}: {}", e.0)));
+    }
+    if arg.trim_start().starts_with('{') {
+        return parse_position_json(rules, "position", arg);
+    }
+    parse_position_string(rules, arg)
+}
+
+/// A move in notation, for the position it is played in.
+pub fn move_string(rules: &Rules, pos: &Position, m: &Move) -> String {
+    let dims = pos.dims();
+    let code = pos
+        .piece_at(m.from)
+        .map_or(String::new(), |p| rules.catalogue().kind(p.kind).code.clone());
+    let captured = rules.captures(pos, m);
+    let mut s = code;
+    s.push_str(&dims.square_name(m.from));
+    for &sq in m.path().iter().chain(std::iter::once(&m.to)) {
+        s.push(if captured.contains(&sq) { 'x' } else { '-' });
+        s.push_str(&dims.square_name(sq));
+    }
+    if m.promotes() {
+        s.push('+');
+    } else if promotion_is_a_choice(rules, pos, m) {
+        s.push('=');
+    }
+    s
+}
+
+/// Whether the same move also exists with the other promotion choice.
+fn promotion_is_a_choice(rules: &Rules, pos: &Position, m: &Move) -> bool {
+    let other = m.with_promotion(!m.promotes());
+    rules.moves_from(pos, m.from).contains(&other)
+}
+
+/// Finds the legal move a person typed. Stops may be left out when only one move fits.
+pub fn parse_move(rules: &Rules, pos: &Position, text: &str) -> Result<Move, NotationError> {
+    let dims = pos.dims();
+    let t: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    let (t, promo) = match t.as_bytes().last() {
+        Some(b'+') => (&t[..t.len() - 1], Some(true)),
+        Some(b'=') => (&t[..t.len() - 1], Some(false)),
+        _ => (&t[..], None),
+    };
+    let code_len = t.find(|c: char| !c.is_ascii_alphabetic()).unwrap_or(t.len());
+    let (code, squares) = t.split_at(code_len);
+    if squares.is_empty() {
+        return err(format!("{text:?}: expected squares such as 19.26-19.25"));
+    }
+    let mut sqs: Vec<Square> = Vec::new();
+    for part in squares.split(['-', 'x', 'X', '*']) {
+        let sq = dims.parse_square(part).ok_or_else(|| {
+            NotationError(format!(
+                "{text:?}: {part:?} is not a square; squares are file.rank, files 1..{} from Black's right, ranks 1..{} from White's side",
+                dims.files, dims.ranks
+            ))
+        })?;
+        sqs.push(sq);
+    }
+    if sqs.len() < 2 {
+        return err(format!("{text:?}: a move needs at least a start and a destination"));
+    }
+    let (from, to) = (sqs[0], sqs[sqs.len() - 1]);
+    let stops = &sqs[1..sqs.len() - 1];
+    let Some(piece) = pos.piece_at(from) else {
+        return err(format!("{text:?}: there is no piece on {}", dims.square_name(from)));
+    };
+    let kind = rules.catalogue().kind(piece.kind);
+    if !code.is_empty() && !code.eq_ignore_ascii_case(&kind.code) {
+        return err(format!("{text:?}: the piece on {} is a {} ({}), not {code}", dims.square_name(from), kind.name, kind.code));
+    }
+    if piece.side != pos.to_move() {
+        return err(format!("{text:?}: the {} on {} is {}'s, and it is {}'s turn", kind.name, dims.square_name(from), piece.side, pos.to_move()));
+    }
+    if let Some(o) = pos.outcome() {
+        return err(format!("{text:?}: the game is over ({} won: {})", o.winner, o.reason.describe()));
+    }
+    let all = rules.moves_from(pos, from);
+    let mut fits: Vec<Move> = all
+        .iter()
+        .copied()
+        .filter(|m| m.to == to && (stops.is_empty() || m.path() == stops))
+        .collect();
+    if fits.is_empty() {
+        let why = if all.is_empty() {
+            "it has no legal move".to_string()
+        } else if all.iter().any(|m| m.to == to) {
+            format!("it cannot reach {} that way", dims.square_name(to))
+        } else {
+            format!("it cannot reach {}", dims.square_name(to))
+        };
+        return err(format!("{text:?}: illegal: the {} on {}: {why}", kind.name, dims.square_name(from)));
+    }
+    if let Some(p) = promo {
+        let wanted: Vec<Move> = fits.iter().copied().filter(|m| m.promotes() == p).collect();
+        if wanted.is_empty() {
+            return err(if p {
+                format!("{text:?}: this move does not promote")
+            } else {
+                format!("{text:?}: this move must promote")
+            });
+        }
+        fits = wanted;
+    } else if fits.iter().any(|m| m.promotes()) && fits.iter().any(|m| !m.promotes()) {
+        return err(format!("{text:?}: add + to promote or = to decline"));
+    }
+    if fits.len() > 1 && stops.is_empty() {
+        // A one-leg move is what someone means who types only start and destination.
+        let plain: Vec<Move> = fits.iter().copied().filter(|m| m.path().is_empty()).collect();
+        if plain.len() == 1 {
+            return Ok(plain[0]);
+        }
+    }
+    if fits.len() > 1 {
+        let options: Vec<String> = fits.iter().map(|m| move_string(rules, pos, m)).collect();
+        return err(format!("{text:?} is ambiguous: {}", options.join(", ")));
+    }
+    Ok(fits[0])
+}

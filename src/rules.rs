@@ -1,0 +1,542 @@
+//! Games and rule sets: `rules/<game>.toml` names the catalogue and the setup and defines the
+//! rule sets; [`Rules`] is one game under one rule set, compiled and ready to generate moves.
+
+use crate::catalogue::{Catalogue, KindId, PieceKind, Reading};
+use crate::error::{DataError, Source};
+use crate::geometry::{Dims, Side, Square};
+use crate::movegen::{self, Compiled, GenRules, KindTable, Move, Promotion, RangeRules, Scratch};
+use crate::position::{EMPTY, EndReason, Outcome, Piece, Position, decode, encode};
+use crate::setup::Setup;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use toml::Spanned;
+
+/// The data files of the games, built into the program and optionally read from a directory.
+#[derive(Clone, Debug)]
+pub enum DataDir {
+    Embedded,
+    Dir(PathBuf),
+}
+
+const EMBEDDED: &[(&str, &str)] = &[
+    ("rules/taikyoku.toml", include_str!("../rules/taikyoku.toml")),
+    ("pieces.toml", include_str!("../pieces.toml")),
+    ("setups/taikyoku.toml", include_str!("../setups/taikyoku.toml")),
+];
+
+impl DataDir {
+    /// Reads a data file by its path relative to the data directory.
+    pub fn read(&self, rel: &str) -> Result<(String, String), DataError> {
+        match self {
+            DataDir::Embedded => EMBEDDED
+                .iter()
+                .find(|(n, _)| *n == rel)
+                .map(|(n, t)| (n.to_string(), t.to_string()))
+                .ok_or_else(|| DataError {
+                    file: rel.to_string(),
+                    line: 1,
+                    column: 1,
+                    message: "no such data file is built into the program".into(),
+                }),
+            DataDir::Dir(dir) => {
+                let path = dir.join(rel);
+                let name = path.display().to_string();
+                let bytes = std::fs::read(&path).map_err(|e| DataError {
+                    file: name.clone(),
+                    line: 1,
+                    column: 1,
+                    message: format!("cannot read: {e}"),
+                })?;
+                let text = String::from_utf8(bytes).map_err(|e| {
+                    let ok = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+                    let ok = std::str::from_utf8(ok).unwrap_or("");
+                    Source::new(&name, ok).error_at(ok.len(), "the file is not valid UTF-8 here")
+                })?;
+                Ok((name, text))
+            }
+        }
+    }
+
+    pub fn dir(path: impl AsRef<Path>) -> DataDir {
+        DataDir::Dir(path.as_ref().to_path_buf())
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawGame {
+    name: String,
+    pieces: String,
+    setup: String,
+    default: Spanned<String>,
+    #[serde(default)]
+    end: Option<Spanned<String>>,
+    rules: BTreeMap<String, Spanned<RawRuleSet>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRuleSet {
+    summary: String,
+    #[serde(default)]
+    readings: Vec<Spanned<String>>,
+    promotion: RawPromotion,
+    range_capture: RawRange,
+    #[serde(default)]
+    distinct_paths: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPromotion {
+    trigger: Spanned<String>,
+    depth: Option<u8>,
+    #[serde(default)]
+    optional: bool,
+    #[serde(default)]
+    from_zone: bool,
+    #[serde(default)]
+    stops: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRange {
+    flown_over: Spanned<String>,
+    end_on_friend: bool,
+    end_on_higher: bool,
+}
+
+/// A named rule set of a game.
+#[derive(Clone, Debug)]
+pub struct RuleSet {
+    pub name: String,
+    pub summary: String,
+    /// The `[piece.rules.NAME]` overrides it applies, in order.
+    pub readings: Vec<String>,
+    pub params: GenRules,
+}
+
+/// A game: its catalogue, setup, and rule sets.
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub name: String,
+    pub catalogue: Catalogue,
+    pub setup: Setup,
+    pub rule_sets: Vec<RuleSet>,
+    pub default_rules: String,
+}
+
+impl Game {
+    /// Loads a game definition such as `rules/taikyoku.toml` and the files it names.
+    pub fn load(data: &DataDir, game_file: &str) -> Result<Game, DataError> {
+        let (name, text) = data.read(game_file)?;
+        let src = Source::new(&name, &text);
+        let raw: RawGame = src.parse_toml()?;
+        if let Some(end) = &raw.end {
+            if end.get_ref() != "last_royal_captured" {
+                return Err(src.error_span(
+                    &end.span(),
+                    format!("unknown end rule {:?}: expected \"last_royal_captured\"", end.get_ref()),
+                ));
+            }
+        }
+        let (pname, ptext) = data.read(&raw.pieces)?;
+        let catalogue = Catalogue::parse(&Source::new(&pname, &ptext))?;
+        let (sname, stext) = data.read(&raw.setup)?;
+        let setup = Setup::parse(&Source::new(&sname, &stext), &catalogue)?;
+        let mut rule_sets = Vec::new();
+        for (rs_name, rs) in raw.rules {
+            let span = rs.span();
+            let rs = rs.into_inner();
+            let promotion = match rs.promotion.trigger.get_ref().as_str() {
+                "capture" => Promotion::OnCapture,
+                "never" => Promotion::Never,
+                "zone" => Promotion::Zone {
+                    depth: rs.promotion.depth.ok_or_else(|| {
+                        src.error_span(&span, format!("rule set {rs_name}: a zone promotion needs depth"))
+                    })?,
+                    optional: rs.promotion.optional,
+                    from_zone: rs.promotion.from_zone,
+                    stops: rs.promotion.stops,
+                },
+                other => {
+                    return Err(src.error_span(
+                        &rs.promotion.trigger.span(),
+                        format!("unknown promotion trigger {other:?}: expected \"capture\", \"zone\" or \"never\""),
+                    ));
+                }
+            };
+            let captures_flown_over = match rs.range_capture.flown_over.get_ref().as_str() {
+                "captured" => true,
+                "kept" => false,
+                other => {
+                    return Err(src.error_span(
+                        &rs.range_capture.flown_over.span(),
+                        format!("unknown value {other:?}: expected \"captured\" or \"kept\""),
+                    ));
+                }
+            };
+            let mut readings = Vec::new();
+            for r in rs.readings {
+                let used = catalogue.kinds.iter().any(|k| k.overrides.contains_key(r.get_ref()));
+                if !used {
+                    return Err(src.error_span(
+                        &r.span(),
+                        format!("rule set {rs_name}: no piece in {pname} has [piece.rules.{}]", r.get_ref()),
+                    ));
+                }
+                readings.push(r.into_inner());
+            }
+            rule_sets.push(RuleSet {
+                name: rs_name,
+                summary: rs.summary,
+                readings,
+                params: GenRules {
+                    promotion,
+                    range: RangeRules {
+                        captures_flown_over,
+                        end_on_friend: rs.range_capture.end_on_friend,
+                        end_on_higher: rs.range_capture.end_on_higher,
+                    },
+                    paths_distinct: rs.distinct_paths,
+                },
+            });
+        }
+        // Every override must belong to a rule set that reads it.
+        for k in &catalogue.kinds {
+            for (name, o) in &k.overrides {
+                if !rule_sets.iter().any(|r| r.readings.contains(name)) {
+                    let mut e = o.location.clone().unwrap_or_else(|| src.error_at(0, ""));
+                    e.message = format!(
+                        "piece {}: [piece.rules.{name}] is not read by any rule set of {} (rule sets: {})",
+                        k.code,
+                        raw.name,
+                        rule_sets.iter().map(|r| r.name.as_str()).collect::<Vec<_>>().join(", ")
+                    );
+                    return Err(e);
+                }
+            }
+        }
+        if !rule_sets.iter().any(|r| &r.name == raw.default.get_ref()) {
+            return Err(src.error_span(
+                &raw.default.span(),
+                format!("default rule set {:?} is not defined", raw.default.get_ref()),
+            ));
+        }
+        Ok(Game {
+            name: raw.name,
+            catalogue,
+            setup,
+            rule_sets,
+            default_rules: raw.default.into_inner(),
+        })
+    }
+
+    /// The built-in Taikyoku shogi.
+    pub fn taikyoku() -> Result<Game, DataError> {
+        Game::load(&DataDir::Embedded, "rules/taikyoku.toml")
+    }
+
+    pub fn rule_set(&self, name: &str) -> Option<&RuleSet> {
+        self.rule_sets.iter().find(|r| r.name == name)
+    }
+
+    /// A piece's reading under a rule set: its overrides applied in order.
+    pub fn reading(&self, kind: &PieceKind, rs: &RuleSet) -> Reading {
+        let mut r = kind.base.clone();
+        for name in &rs.readings {
+            if kind.overrides.contains_key(name) {
+                let o = kind.reading(name);
+                r = Reading {
+                    note: o.note.or(r.note),
+                    ..o
+                };
+            }
+        }
+        r
+    }
+}
+
+/// An error from building rules or playing a move.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RulesError {
+    #[error("unknown rule set {name:?}; the rule sets are: {known}")]
+    UnknownRuleSet { name: String, known: String },
+    #[error("piece {code}: {message}")]
+    Piece { code: String, message: String },
+    #[error("illegal move: {0}")]
+    Illegal(String),
+}
+
+/// One game under one rule set: the piece readings compiled for both sides.
+pub struct Rules {
+    pub game: Game,
+    pub rule_set: RuleSet,
+    pub readings: Vec<Reading>,
+    kinds: KindTable,
+    pad: usize,
+}
+
+impl std::fmt::Debug for Rules {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Rules({}, {})", self.game.name, self.rule_set.name)
+    }
+}
+
+impl Rules {
+    pub fn new(game: Game, rule_set: &str) -> Result<Rules, RulesError> {
+        let rs = game
+            .rule_set(rule_set)
+            .cloned()
+            .ok_or_else(|| RulesError::UnknownRuleSet {
+                name: rule_set.to_string(),
+                known: game.rule_sets.iter().map(|r| r.name.clone()).collect::<Vec<_>>().join(", "),
+            })?;
+        let dims = game.setup.dims;
+        let readings: Vec<Reading> = game
+            .catalogue
+            .kinds
+            .iter()
+            .map(|k| game.reading(k, &rs))
+            .collect();
+        let pad = readings.iter().map(|r| movegen::reach(&r.patterns)).max().unwrap_or(1);
+        let stride = dims.files as usize + 2 * pad;
+        let board_max = dims.files.max(dims.ranks);
+        let mut compiled = Vec::with_capacity(readings.len());
+        for (k, r) in game.catalogue.kinds.iter().zip(&readings) {
+            let c = |side| {
+                Compiled::new(&r.patterns, side, stride, board_max).map_err(|message| RulesError::Piece {
+                    code: k.code.clone(),
+                    message: format!("movement {:?}: {message}", r.betza),
+                })
+            };
+            if r.betza.contains('x') && k.rank.is_none() {
+                return Err(RulesError::Piece {
+                    code: k.code.clone(),
+                    message: "a range capturer (x) needs a rank".into(),
+                });
+            }
+            compiled.push([c(Side::Black)?, c(Side::White)?]);
+        }
+        let kinds = KindTable {
+            compiled,
+            promotes: readings.iter().map(|r| r.promotes_to.is_some()).collect(),
+            rank: game.catalogue.kinds.iter().map(|k| k.rank.unwrap_or(u8::MAX)).collect(),
+        };
+        Ok(Rules {
+            game,
+            rule_set: rs,
+            readings,
+            kinds,
+            pad,
+        })
+    }
+
+    /// Taikyoku shogi under the named rule set, from the built-in data.
+    pub fn taikyoku(rule_set: &str) -> Result<Rules, Box<dyn std::error::Error>> {
+        Ok(Rules::new(Game::taikyoku()?, rule_set)?)
+    }
+
+    pub fn catalogue(&self) -> &Catalogue {
+        &self.game.catalogue
+    }
+
+    pub fn dims(&self) -> Dims {
+        self.game.setup.dims
+    }
+
+    fn is_royal(&self) -> impl Fn(KindId) -> bool + '_ {
+        |k| self.game.catalogue.kind(k).royal
+    }
+
+    /// An empty board of this game, Black to move.
+    pub fn empty_position(&self) -> Position {
+        Position::empty(self.dims(), self.pad)
+    }
+
+    /// The standard start position.
+    pub fn start_position(&self) -> Position {
+        let mut p = self.empty_position();
+        for &(sq, piece) in &self.game.setup.pieces {
+            self.put(&mut p, sq, Some(piece));
+        }
+        p
+    }
+
+    /// Puts (or removes) a piece, keeping the position's royal count and outcome up to date.
+    pub fn put(&self, pos: &mut Position, sq: Square, piece: Option<Piece>) {
+        pos.put(sq, piece, &self.is_royal());
+        self.update_outcome(pos);
+    }
+
+    pub(crate) fn update_outcome(&self, pos: &mut Position) {
+        if matches!(pos.outcome(), Some(o) if o.reason == EndReason::Resignation) {
+            return;
+        }
+        let (b, w) = (pos.royals(Side::Black), pos.royals(Side::White));
+        pos.set_outcome(match (b, w) {
+            (0, 0) | (1.., 1..) => None,
+            (0, _) => Some(Outcome {
+                winner: Side::White,
+                reason: EndReason::RoyalsCaptured,
+            }),
+            (_, 0) => Some(Outcome {
+                winner: Side::Black,
+                reason: EndReason::RoyalsCaptured,
+            }),
+        });
+    }
+
+    /// Every legal move of the side to move (none once the game is over), appended to `out`.
+    pub fn legal_moves_into(&self, pos: &Position, scratch: &mut Scratch, out: &mut Vec<Move>) {
+        if pos.outcome().is_some() {
+            return;
+        }
+        let side = pos.to_move().index();
+        let cells = pos.cells();
+        for (idx, &c) in cells.iter().enumerate() {
+            if c != EMPTY && c != crate::position::OFF && crate::position::cell_side(c) == side {
+                movegen::piece_moves(pos, idx, &self.rule_set.params, &self.kinds, scratch, out);
+            }
+        }
+    }
+
+    pub fn legal_moves(&self, pos: &Position) -> Vec<Move> {
+        let mut out = Vec::new();
+        self.legal_moves_into(pos, &mut Scratch::default(), &mut out);
+        out
+    }
+
+    /// The moves of the piece on `sq` as if it were its side's turn, whoever is to move and
+    /// even after the game has ended (for inspecting pieces).
+    pub fn moves_from(&self, pos: &Position, sq: Square) -> Vec<Move> {
+        let mut out = Vec::new();
+        movegen::piece_moves(
+            pos,
+            pos.index(sq),
+            &self.rule_set.params,
+            &self.kinds,
+            &mut Scratch::default(),
+            &mut out,
+        );
+        out
+    }
+
+    /// The squares a move removes pieces from, in the order met.
+    pub fn captures(&self, pos: &Position, m: &Move) -> Vec<Square> {
+        let mut out = Vec::new();
+        movegen::for_each_capture(pos, m, self.rule_set.params.range.captures_flown_over, |i| {
+            out.push(pos.square_of(i))
+        });
+        out
+    }
+
+    /// Plays a move known to be legal.
+    pub fn play_unchecked(&self, pos: &mut Position, m: &Move) {
+        let royal = self.is_royal();
+        let from = pos.index(m.from);
+        let to = pos.index(m.to);
+        let mover = pos.cell(from);
+        let mut removed: [usize; 40] = [0; 40];
+        let mut n = 0;
+        movegen::for_each_capture(pos, m, self.rule_set.params.range.captures_flown_over, |i| {
+            if n < removed.len() {
+                removed[n] = i;
+                n += 1;
+            }
+        });
+        for &i in &removed[..n] {
+            pos.put_index(i, EMPTY, &royal);
+        }
+        pos.put_index(from, EMPTY, &royal);
+        let mut piece = decode(mover).expect("a move starts from a piece");
+        if m.promotes() {
+            if let Some(k) = self.readings[piece.kind as usize].promotes_to {
+                piece.kind = k;
+                piece.promoted = true;
+            }
+        }
+        pos.put_index(to, encode(piece), &royal);
+        pos.set_to_move(pos.to_move().opponent());
+        pos.ply += 1;
+        self.update_outcome(pos);
+    }
+
+    /// Plays a move after checking that it is one of the legal moves.
+    pub fn play(&self, pos: &mut Position, m: &Move) -> Result<(), RulesError> {
+        if let Some(o) = pos.outcome() {
+            return Err(RulesError::Illegal(format!(
+                "the game is over: {} won ({})",
+                o.winner,
+                o.reason.describe()
+            )));
+        }
+        if !self.legal_moves(pos).contains(m) {
+            return Err(RulesError::Illegal("not one of the legal moves".into()));
+        }
+        self.play_unchecked(pos, m);
+        Ok(())
+    }
+
+    /// How the game stands: over by royal capture or resignation, or because the side to move
+    /// has no legal move (it loses).
+    pub fn outcome(&self, pos: &Position) -> Option<Outcome> {
+        pos.outcome().or_else(|| {
+            self.legal_moves(pos).is_empty().then(|| Outcome {
+                winner: pos.to_move().opponent(),
+                reason: EndReason::NoLegalMove,
+            })
+        })
+    }
+
+    /// Resigns for the side to move.
+    pub fn resign(&self, pos: &mut Position) {
+        pos.set_outcome(Some(Outcome {
+            winner: pos.to_move().opponent(),
+            reason: EndReason::Resignation,
+        }));
+    }
+
+    /// The number of leaf move sequences of `depth` moves.
+    pub fn perft(&self, pos: &Position, depth: u32) -> u64 {
+        let mut bufs: Vec<Vec<Move>> = (0..depth).map(|_| Vec::new()).collect();
+        let mut scratch = Scratch::default();
+        self.perft_inner(pos, depth, &mut bufs, &mut scratch)
+    }
+
+    fn perft_inner(&self, pos: &Position, depth: u32, bufs: &mut [Vec<Move>], scratch: &mut Scratch) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let (buf, rest) = bufs.split_first_mut().expect("one buffer per ply");
+        buf.clear();
+        self.legal_moves_into(pos, scratch, buf);
+        if depth == 1 {
+            return buf.len() as u64;
+        }
+        let mut total = 0;
+        let mut child = pos.clone();
+        for m in buf.iter() {
+            child.clone_from(pos);
+            self.play_unchecked(&mut child, m);
+            total += self.perft_inner(&child, depth - 1, rest, scratch);
+        }
+        total
+    }
+
+    /// Perft per first move: `(move, leaf count)`.
+    pub fn perft_divide(&self, pos: &Position, depth: u32) -> Vec<(Move, u64)> {
+        let moves = self.legal_moves(pos);
+        moves
+            .into_iter()
+            .map(|m| {
+                let mut child = pos.clone();
+                self.play_unchecked(&mut child, &m);
+                let n = if depth <= 1 { 1 } else { self.perft(&child, depth - 1) };
+                (m, n)
+            })
+            .collect()
+    }
+}
