@@ -204,7 +204,8 @@ fn parse_at(s: &str) -> Result<(i32, i32), CliError> {
     Ok((p(x)?, p(y)?))
 }
 
-/// The squares a lone Black piece of `kind` on `(x, y)` of an empty board can reach.
+/// The squares other than its own that a lone Black piece of `kind` on `(x, y)` of an empty
+/// board can reach in one move.
 pub fn lone_destinations(rules: &Rules, kind: KindId, x: i32, y: i32) -> Result<Vec<Square>, CliError> {
     let dims = rules.dims();
     let sq = dims
@@ -217,7 +218,8 @@ pub fn lone_destinations(rules: &Rules, kind: KindId, x: i32, y: i32) -> Result<
         promoted: false,
     };
     rules.put(&mut pos, sq, Some(piece));
-    let mut to: Vec<Square> = rules.moves_from(&pos, sq).iter().map(|m| m.to).collect();
+    // The start square is not a destination, even for pieces that can pass or igui.
+    let mut to: Vec<Square> = rules.moves_from(&pos, sq).iter().map(|m| m.to).filter(|&t| t != sq).collect();
     to.sort();
     to.dedup();
     Ok(to)

@@ -120,6 +120,10 @@ enum Kind {
 /// A piece kind's moves for one side, ready to walk.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Compiled {
+    /// Single-leg rays that are blocked by the first piece (steps, slides, leaps): the bulk of
+    /// every position's moves, walked by a tight loop.
+    simple: Vec<Ray>,
+    /// Everything else: lame leaps, hops, range capture and multi-leg moves.
     rays: Vec<Ray>,
     /// Whether two of its rays can produce the same move, so results must be de-duplicated.
     dedup: bool,
@@ -202,17 +206,23 @@ impl Compiled {
         stride: usize,
         board_max: u8,
     ) -> Result<Compiled, String> {
-        let mut rays = Vec::new();
+        let mut all = Vec::new();
         for p in patterns {
-            rays.extend(compile_leg(p, 0, None, side, stride as isize, board_max)?);
+            all.extend(compile_leg(p, 0, None, side, stride as isize, board_max)?);
         }
-        let dedup = rays.iter().any(|r| !r.next.is_empty()) || overlapping(&rays);
-        Ok(Compiled { rays, dedup })
+        let dedup = all.iter().any(|r| !r.next.is_empty()) || overlapping(&all);
+        let (simple, rays) = all
+            .into_iter()
+            .partition(|r| r.next.is_empty() && r.kind == Kind::Plain && r.lame.is_empty());
+        Ok(Compiled { simple, rays, dedup })
     }
 }
 
 /// Whether two single-leg rays can land on the same square.
 fn overlapping(rays: &[Ray]) -> bool {
+    if rays.iter().any(|r| r.kind != Kind::Plain) {
+        return true;
+    }
     let mut seen = std::collections::HashSet::new();
     for r in rays {
         for k in 1..=r.max.min(40) as i32 {
@@ -224,13 +234,40 @@ fn overlapping(rays: &[Ray]) -> bool {
     false
 }
 
-/// Everything generation needs to know about piece kinds, indexed by kind.
+/// Everything generation needs to know about piece kinds (indexed by kind) and the board
+/// (indexed by mailbox cell).
 pub(crate) struct KindTable {
     /// `[black, white]` compiled moves per kind.
     pub compiled: Vec<[Compiled; 2]>,
     pub promotes: Vec<bool>,
     /// Range-capture rank (1 highest); 255 for unranked.
     pub rank: Vec<u8>,
+    /// The square of each mailbox cell (0 off the board).
+    pub squares: Vec<Square>,
+    /// Per side, whether each mailbox cell is in the side's promotion zone.
+    pub zone: [Vec<bool>; 2],
+}
+
+impl KindTable {
+    pub(crate) fn board_tables(
+        dims: crate::geometry::Dims,
+        pad: usize,
+        depth: u8,
+    ) -> (Vec<Square>, [Vec<bool>; 2]) {
+        let stride = dims.files as usize + 2 * pad;
+        let cells = stride * (dims.ranks as usize + 2 * pad);
+        let mut squares = vec![Square(0); cells];
+        let mut zone = [vec![false; cells], vec![false; cells]];
+        for sq in dims.squares() {
+            let (x, y) = dims.xy(sq);
+            let i = (y as usize + pad) * stride + x as usize + pad;
+            squares[i] = sq;
+            for side in Side::BOTH {
+                zone[side.index()][i] = dims.in_far_ranks(sq, side, depth);
+            }
+        }
+        (squares, zone)
+    }
 }
 
 /// Reusable buffers for generation.
@@ -254,11 +291,22 @@ struct Ctx<'a> {
     n_taken: usize,
     stops: [(usize, bool); MAX_STOPS],
     n_stops: usize,
+    /// When set, every mailbox cell the generation looks at is recorded here: the piece's
+    /// moves depend on nothing else (used to update move counts incrementally).
+    trace: Option<&'a mut Vec<usize>>,
 }
 
 impl Ctx<'_> {
     #[inline]
-    fn cell(&self, idx: usize) -> Cell {
+    fn note(&mut self, idx: usize) {
+        if let Some(t) = &mut self.trace {
+            t.push(idx);
+        }
+    }
+
+    #[inline]
+    fn cell(&mut self, idx: usize) -> Cell {
+        self.note(idx);
         if idx == self.origin || self.taken[..self.n_taken].contains(&idx) {
             EMPTY
         } else {
@@ -272,10 +320,10 @@ impl Ctx<'_> {
 
     /// Emits the move ending at `to`; `captured` says whether it took an enemy piece anywhere.
     fn emit(&self, to: usize, captured: bool, range: bool, out: &mut Vec<Move>, keys: &mut Vec<(usize, u64)>) {
-        let pos = self.pos;
-        let mut m = Move::new(pos.square_of(self.origin), pos.square_of(to));
+        let sqs = &self.kinds.squares;
+        let mut m = Move::new(sqs[self.origin], sqs[to]);
         for (i, &(s, _)) in self.stops[..self.n_stops].iter().enumerate() {
-            m.stops[i] = pos.square_of(s);
+            m.stops[i] = sqs[s];
         }
         m.n_stops = self.n_stops as u8;
         if range {
@@ -303,6 +351,24 @@ impl Ctx<'_> {
                 key = key << 14 | p;
             }
         }
+        let zone = &self.kinds.zone[self.side];
+        let stop_in_zone = || self.stops[..self.n_stops].iter().any(|&(s, capturable)| capturable && zone[s]);
+        self.promote_and_push(m, key, captured, to, stop_in_zone, out, keys);
+    }
+
+    /// Pushes `m` with the promotion choices the rule set gives for it.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn promote_and_push(
+        &self,
+        m: Move,
+        key: u64,
+        captured: bool,
+        to: usize,
+        stop_in_zone: impl Fn() -> bool,
+        out: &mut Vec<Move>,
+        keys: &mut Vec<(usize, u64)>,
+    ) {
         if !self.can_promote {
             push(out, keys, m, key);
             return;
@@ -311,20 +377,13 @@ impl Ctx<'_> {
             Promotion::Never => push(out, keys, m, key),
             Promotion::OnCapture => push(out, keys, m.with_promotion(captured), key),
             Promotion::Zone {
-                depth,
                 optional,
                 from_zone,
                 stops,
+                ..
             } => {
-                let dims = pos.dims();
-                let side = if self.side == 0 { Side::Black } else { Side::White };
-                let zone = |i: usize| dims.in_far_ranks(pos.square_of(i), side, depth);
-                let eligible = zone(to)
-                    || (from_zone && zone(self.origin))
-                    || (stops
-                        && self.stops[..self.n_stops]
-                            .iter()
-                            .any(|&(s, capturable)| capturable && zone(s)));
+                let zone = &self.kinds.zone[self.side];
+                let eligible = zone[to] || (from_zone && zone[self.origin]) || (stops && stop_in_zone());
                 if !eligible {
                     push(out, keys, m, key);
                 } else if optional {
@@ -337,10 +396,44 @@ impl Ctx<'_> {
         }
     }
 
+    /// The tight loop for single-leg rays blocked by the first piece.
+    #[inline]
+    fn walk_simple(&mut self, ray: &Ray, out: &mut Vec<Move>, keys: &mut Vec<(usize, u64)>) {
+        let cells = self.pos.cells();
+        let from = self.kinds.squares[self.origin];
+        let mut sq = self.origin;
+        for _ in 0..ray.max {
+            sq = sq.wrapping_add_signed(ray.delta);
+            let c = cells[sq];
+            self.note(sq);
+            let captured = if c == EMPTY {
+                if !ray.mode.quiet {
+                    continue;
+                }
+                false
+            } else if c == OFF {
+                return;
+            } else {
+                let enemy = cell_side(c) != self.side;
+                if !((enemy && ray.mode.capture) || (!enemy && ray.mode.own)) {
+                    return;
+                }
+                enemy
+            };
+            let m = Move::new(from, self.kinds.squares[sq]);
+            self.promote_and_push(m, 0, captured, sq, || false, out, keys);
+            if c != EMPTY {
+                return;
+            }
+        }
+    }
+
     /// Walks one leg from `from`; emits moves for final legs and recurses for the others.
     fn walk(&mut self, from: usize, ray: &Ray, out: &mut Vec<Move>, keys: &mut Vec<(usize, u64)>, captured: bool) {
-        if ray.lame.iter().any(|&d| self.cell(from.wrapping_add_signed(d)) != EMPTY) {
-            return;
+        for &d in &ray.lame {
+            if self.cell(from.wrapping_add_signed(d)) != EMPTY {
+                return;
+            }
         }
         let final_leg = ray.next.is_empty();
         let mut hops_left = match ray.kind {
@@ -463,6 +556,23 @@ pub(crate) fn piece_moves(
     scratch: &mut Scratch,
     out: &mut Vec<Move>,
 ) {
+    piece_moves_traced(pos, idx, rules, kinds, scratch, out, None);
+}
+
+/// [`piece_moves`], recording in `trace` (when given) every cell the moves depend on,
+/// the piece's own cell first.
+pub(crate) fn piece_moves_traced(
+    pos: &Position,
+    idx: usize,
+    rules: &GenRules,
+    kinds: &KindTable,
+    scratch: &mut Scratch,
+    out: &mut Vec<Move>,
+    mut trace: Option<&mut Vec<usize>>,
+) {
+    if let Some(t) = &mut trace {
+        t.push(idx);
+    }
     let Some(piece) = decode(pos.cell(idx)) else {
         return;
     };
@@ -483,7 +593,11 @@ pub(crate) fn piece_moves(
         n_taken: 0,
         stops: [(0, false); MAX_STOPS],
         n_stops: 0,
+        trace,
     };
+    for ray in &compiled.simple {
+        ctx.walk_simple(ray, out, &mut keys);
+    }
     for ray in &compiled.rays {
         ctx.walk(idx, ray, out, &mut keys, false);
     }

@@ -231,6 +231,68 @@ pub fn suggest(close: &[String]) -> String {
     }
 }
 
+/// Reads a TSFEN position of the ATSA programs (taikyoku-shogi.github.io): 36 rows from
+/// White's back rank, cells by `,`, runs of empty squares as numbers, pieces by their ATSA
+/// codes (`atsa_code` in the catalogue) in lower case for Black (sente) and upper case for
+/// White, a count after a code for a run of equal pieces (`p36`), then the number of moves
+/// played (even: Black to move). TSFEN has no promoted flag: no piece is marked promoted.
+pub fn parse_tsfen(rules: &Rules, s: &str) -> Result<Position, NotationError> {
+    let dims = rules.dims();
+    let fields: Vec<&str> = s.split_whitespace().collect();
+    let [board, counter] = fields[..] else {
+        return err("a TSFEN has two fields: the board and the move counter");
+    };
+    let moves: u32 = counter
+        .parse()
+        .map_err(|_| NotationError(format!("TSFEN move counter {counter:?} is not a number")))?;
+    let rows: Vec<&str> = board.split('/').collect();
+    if rows.len() != dims.ranks as usize {
+        return err(format!("expected {} TSFEN rows, found {}", dims.ranks, rows.len()));
+    }
+    let mut pos = rules.empty_position();
+    for (r, row) in rows.iter().enumerate() {
+        let y = dims.ranks as i32 - 1 - r as i32;
+        let mut x = 0;
+        for cell in row.split(',') {
+            let digits = cell.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+            let letters = &cell[..cell.len() - digits.len()];
+            let n: i32 = if digits.is_empty() {
+                1
+            } else {
+                digits
+                    .parse()
+                    .map_err(|_| NotationError(format!("TSFEN row {}: bad cell {cell:?}", r + 1)))?
+            };
+            if letters.is_empty() {
+                x += n;
+                continue;
+            }
+            let side = if letters.chars().all(|c| c.is_ascii_lowercase()) { Side::Black } else { Side::White };
+            let code = letters.to_ascii_uppercase();
+            let kind = rules
+                .catalogue()
+                .kinds
+                .iter()
+                .find(|k| k.atsa_code.as_deref() == Some(code.as_str()))
+                .map(|k| k.id)
+                .ok_or_else(|| NotationError(format!("TSFEN row {}: unknown ATSA code {letters:?}", r + 1)))?;
+            for _ in 0..n {
+                let sq = dims
+                    .square(x, y)
+                    .ok_or_else(|| NotationError(format!("TSFEN row {} is longer than {} squares", r + 1, dims.files)))?;
+                rules.put(&mut pos, sq, Some(Piece { kind, side, promoted: false }));
+                x += 1;
+            }
+        }
+        if x != dims.files as i32 {
+            return err(format!("TSFEN row {} has {x} squares; expected {}", r + 1, dims.files));
+        }
+    }
+    let side = if moves % 2 == 0 { Side::Black } else { Side::White };
+    finish(rules, &mut pos, side, moves)?;
+    Ok(pos)
+}
+
 /// Reads `--position`: a path to a JSON or position-string file, or a position string.
 pub fn load_position(rules: &Rules, arg: &str) -> Result<Position, NotationError> {
     let path = std::path::Path::new(arg);
@@ -240,12 +302,22 @@ pub fn load_position(rules: &Rules, arg: &str) -> Result<Position, NotationError
         if text.trim_start().starts_with('{') {
             return parse_position_json(rules, arg, &text);
         }
-        return parse_position_string(rules, text.trim()).map_err(|e| NotationError(format!("{arg}: {}", e.0)));
+        return parse_text_position(rules, text.trim()).map_err(|e| NotationError(format!("{arg}: {}", e.0)));
     }
     if arg.trim_start().starts_with('{') {
         return parse_position_json(rules, "position", arg);
     }
-    parse_position_string(rules, arg)
+    parse_text_position(rules, arg)
+}
+
+/// A position string, or an ATSA TSFEN (told apart by its second field: a number).
+fn parse_text_position(rules: &Rules, s: &str) -> Result<Position, NotationError> {
+    let second = s.split_whitespace().nth(1);
+    if second.is_some_and(|f| f.chars().all(|c| c.is_ascii_digit())) {
+        parse_tsfen(rules, s)
+    } else {
+        parse_position_string(rules, s)
+    }
 }
 
 /// A move in notation, for the position it is played in.

@@ -108,7 +108,8 @@ impl Position {
         self.to_move
     }
 
-    pub(crate) fn set_to_move(&mut self, side: Side) {
+    /// Sets the side to move (for building positions by hand).
+    pub fn set_to_move(&mut self, side: Side) {
         self.to_move = side;
     }
 

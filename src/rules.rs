@@ -320,10 +320,17 @@ impl Rules {
             }
             compiled.push([c(Side::Black)?, c(Side::White)?]);
         }
+        let depth = match rs.params.promotion {
+            Promotion::Zone { depth, .. } => depth,
+            _ => 0,
+        };
+        let (squares, zone) = KindTable::board_tables(dims, pad, depth);
         let kinds = KindTable {
             compiled,
             promotes: readings.iter().map(|r| r.promotes_to.is_some()).collect(),
             rank: game.catalogue.kinds.iter().map(|k| k.rank.unwrap_or(u8::MAX)).collect(),
+            squares,
+            zone,
         };
         Ok(Rules {
             game,
@@ -513,15 +520,86 @@ impl Rules {
         let (buf, rest) = bufs.split_first_mut().expect("one buffer per ply");
         buf.clear();
         self.legal_moves_into(pos, scratch, buf);
-        if depth == 1 {
-            return buf.len() as u64;
+        match depth {
+            1 => buf.len() as u64,
+            2 => self.count_replies(pos, buf, scratch),
+            _ => {
+                let mut total = 0;
+                let mut child = pos.clone();
+                for m in buf.iter() {
+                    child.clone_from(pos);
+                    self.play_unchecked(&mut child, m);
+                    total += self.perft_inner(&child, depth - 1, rest, scratch);
+                }
+                total
+            }
         }
-        let mut total = 0;
+    }
+
+    /// The total number of replies to every move of `moves`, found incrementally: the
+    /// opponent's moves are generated once here, recording which cells each piece's moves
+    /// depend on; after each move only the opponent pieces that depend on a changed cell are
+    /// generated again.
+    fn count_replies(&self, pos: &Position, moves: &[Move], scratch: &mut Scratch) -> u64 {
+        let them = pos.to_move().opponent().index();
+        let cells = pos.cells();
+        let mut count = vec![0u32; cells.len()];
+        // watchers[cell] = opponent pieces whose moves depend on the cell (CSR layout).
+        let mut reads: Vec<(usize, usize)> = Vec::new();
+        let mut trace = Vec::new();
+        let mut out = Vec::new();
+        let mut base = 0u64;
+        for (idx, &c) in cells.iter().enumerate() {
+            if c != EMPTY && c != crate::position::OFF && crate::position::cell_side(c) == them {
+                out.clear();
+                trace.clear();
+                movegen::piece_moves_traced(pos, idx, &self.rule_set.params, &self.kinds, scratch, &mut out, Some(&mut trace));
+                count[idx] = out.len() as u32;
+                base += out.len() as u64;
+                reads.extend(trace.iter().map(|&r| (r, idx)));
+            }
+        }
+        reads.sort_unstable();
+        reads.dedup();
+        let mut start = vec![0usize; cells.len() + 1];
+        for &(r, _) in &reads {
+            start[r + 1] += 1;
+        }
+        for i in 0..cells.len() {
+            start[i + 1] += start[i];
+        }
+        let mut seen = vec![0u32; cells.len()];
+        let mut epoch = 0u32;
+        let mut changed: Vec<usize> = Vec::new();
         let mut child = pos.clone();
-        for m in buf.iter() {
+        let mut total = 0u64;
+        for m in moves {
             child.clone_from(pos);
+            changed.clear();
+            changed.push(pos.index(m.from));
+            changed.push(pos.index(m.to));
+            movegen::for_each_capture(pos, m, self.rule_set.params.range.captures_flown_over, |i| changed.push(i));
             self.play_unchecked(&mut child, m);
-            total += self.perft_inner(&child, depth - 1, rest, scratch);
+            if child.outcome().is_some() {
+                continue;
+            }
+            epoch += 1;
+            let mut n = base as i64;
+            for &c in &changed {
+                for &(_, piece) in &reads[start[c]..start[c + 1]] {
+                    if seen[piece] == epoch {
+                        continue;
+                    }
+                    seen[piece] = epoch;
+                    n -= count[piece] as i64;
+                    if child.cell(piece) == cells[piece] {
+                        out.clear();
+                        movegen::piece_moves(&child, piece, &self.rule_set.params, &self.kinds, scratch, &mut out);
+                        n += out.len() as i64;
+                    }
+                }
+            }
+            total += n as u64;
         }
         total
     }

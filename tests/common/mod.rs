@@ -1,0 +1,88 @@
+//! Helpers for building hand-made positions in tests.
+#![allow(dead_code)]
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::OnceLock;
+use taikyoku::geometry::{Side, Square};
+use taikyoku::movegen::Move;
+use taikyoku::position::{Piece, Position};
+use taikyoku::rules::{Game, Rules};
+
+pub const B: Side = Side::Black;
+pub const W: Side = Side::White;
+
+fn game() -> &'static Game {
+    static GAME: OnceLock<Game> = OnceLock::new();
+    GAME.get_or_init(|| Game::taikyoku().expect("the built-in data loads"))
+}
+
+/// The built-in Taikyoku rules under a rule set (compiled once per test binary).
+pub fn rules(name: &str) -> &'static Rules {
+    static RULES: OnceLock<BTreeMap<&'static str, Rules>> = OnceLock::new();
+    let all = RULES.get_or_init(|| {
+        ["wikipedia", "umebayashi", "atsa"]
+            .into_iter()
+            .map(|n| (n, Rules::new(game().clone(), n).expect("rule set compiles")))
+            .collect()
+    });
+    &all[name]
+}
+
+pub fn sq(r: &Rules, x: i32, y: i32) -> Square {
+    r.dims().square(x, y).expect("square on the board")
+}
+
+/// A position with these pieces `(code, side, x, y)` (promoted when the code starts with '+')
+/// and `to_move` to move. Kings are not added: a position without royals on one side is over,
+/// so tests that play moves add them.
+pub fn position(r: &Rules, to_move: Side, pieces: &[(&str, Side, i32, i32)]) -> Position {
+    let mut p = r.empty_position();
+    for &(code, side, x, y) in pieces {
+        let (promoted, code) = match code.strip_prefix('+') {
+            Some(c) => (true, c),
+            None => (false, code),
+        };
+        let kind = r.catalogue().by_code(code).unwrap_or_else(|| panic!("no piece {code}"));
+        r.put(&mut p, sq(r, x, y), Some(Piece { kind, side, promoted }));
+    }
+    p.set_to_move(to_move);
+    p
+}
+
+/// Same as [`position`] with a king for each side in far corners, so the game is on.
+pub fn with_kings(r: &Rules, to_move: Side, pieces: &[(&str, Side, i32, i32)]) -> Position {
+    let mut all = pieces.to_vec();
+    all.push(("K", B, 0, 0));
+    all.push(("K", W, 35, 35));
+    position(r, to_move, &all)
+}
+
+/// The moves of the piece on (x, y).
+pub fn moves_at(r: &Rules, p: &Position, x: i32, y: i32) -> Vec<Move> {
+    r.moves_from(p, sq(r, x, y))
+}
+
+/// The destinations of the piece on (x, y), as (x, y) pairs.
+pub fn dests(r: &Rules, p: &Position, x: i32, y: i32) -> BTreeSet<(i32, i32)> {
+    moves_at(r, p, x, y).iter().map(|m| r.dims().xy(m.to)).collect()
+}
+
+/// Destinations relative to (x, y), as (dx, dy) pairs.
+pub fn rel(r: &Rules, p: &Position, x: i32, y: i32) -> BTreeSet<(i32, i32)> {
+    dests(r, p, x, y).into_iter().map(|(a, b)| (a - x, b - y)).collect()
+}
+
+pub fn set(v: &[(i32, i32)]) -> BTreeSet<(i32, i32)> {
+    v.iter().copied().collect()
+}
+
+/// The captures of a move as (x, y) pairs, sorted.
+pub fn caps(r: &Rules, p: &Position, m: &Move) -> Vec<(i32, i32)> {
+    let mut v: Vec<(i32, i32)> = r.captures(p, m).iter().map(|&s| r.dims().xy(s)).collect();
+    v.sort();
+    v
+}
+
+pub fn path(r: &Rules, m: &Move) -> Vec<(i32, i32)> {
+    m.path().iter().map(|&s| r.dims().xy(s)).collect()
+}
