@@ -414,7 +414,9 @@ impl Parser<'_> {
         let m = self.modifiers()?;
         let atom_at = self.i;
         let Some(c) = self.peek() else {
-            return Err(self.err("expected an atom (W, F, D, N, A, H, C, Z, G, K, R, B, Q or (x,y))"));
+            return Err(
+                self.err("expected an atom (W, F, D, N, A, H, C, Z, G, K, R, B, Q or (x,y))")
+            );
         };
         let (atoms, mut range): (Vec<Vec2>, u8) = match c {
             b'(' => {
@@ -426,7 +428,8 @@ impl Parser<'_> {
                 if a.is_none() || !comma || b.is_none() || self.peek() != Some(b')') {
                     return Err(ParseError {
                         offset: atom_at,
-                        message: "expected a leaper such as (4,4): '(' number ',' number ')'".into(),
+                        message: "expected a leaper such as (4,4): '(' number ',' number ')'"
+                            .into(),
                     });
                 }
                 self.i += 1;
@@ -469,7 +472,8 @@ impl Parser<'_> {
         if c != b'(' {
             self.i += 1;
             // Doubling an atom (seed 000's `WW`) makes it an unlimited rider.
-            if self.peek() == Some(c) && matches!(c, b'W' | b'F' | b'D' | b'A' | b'H' | b'G' | b'N') {
+            if self.peek() == Some(c) && matches!(c, b'W' | b'F' | b'D' | b'A' | b'H' | b'G' | b'N')
+            {
                 self.i += 1;
                 range = 0;
             }
@@ -488,14 +492,16 @@ impl Parser<'_> {
             _ => {
                 return Err(ParseError {
                     offset: m.start,
-                    message: "at most one of n (lame), x (range capture) and p (hop) per atom".into(),
+                    message: "at most one of n (lame), x (range capture) and p (hop) per atom"
+                        .into(),
                 });
             }
         };
         if kind == LegKind::Lame && (range != 1 || atoms.iter().any(|a| a.king_len() < 2)) {
             return Err(ParseError {
                 offset: m.start,
-                message: "n (lame) applies to a single leap of two or more squares, such as nD".into(),
+                message: "n (lame) applies to a single leap of two or more squares, such as nD"
+                    .into(),
             });
         }
         if matches!(kind, LegKind::RangeCapture | LegKind::Hop(_)) && range == 1 {
@@ -548,13 +554,13 @@ impl Parser<'_> {
         };
         // Reject letter sets that select nothing now, with the position of the letters.
         for leg in &legs {
-            if matches!(leg.dirs, Dirs::Absolute(_)) {
-                if let Err(e) = leg.vectors(None) {
-                    return Err(ParseError {
-                        offset: m.start,
-                        message: e,
-                    });
-                }
+            if matches!(leg.dirs, Dirs::Absolute(_))
+                && let Err(e) = leg.vectors(None)
+            {
+                return Err(ParseError {
+                    offset: m.start,
+                    message: e,
+                });
             }
         }
         Ok((legs, explicit))
@@ -681,7 +687,14 @@ mod tests {
         // Ferocious leopard: forward, backward and the four diagonals.
         assert_eq!(
             first_legs("vK"),
-            vec![(-1, -1, 1), (-1, 1, 1), (0, -1, 1), (0, 1, 1), (1, -1, 1), (1, 1, 1)]
+            vec![
+                (-1, -1, 1),
+                (-1, 1, 1),
+                (0, -1, 1),
+                (0, 1, 1),
+                (1, -1, 1),
+                (1, 1, 1)
+            ]
         );
         assert_eq!(first_legs("bK"), vec![(-1, -1, 1), (0, -1, 1), (1, -1, 1)]);
         assert_eq!(first_legs("K2").len(), 8);
@@ -713,7 +726,10 @@ mod tests {
         );
         assert!(!p[1].legs[0].mode.quiet && p[1].legs[0].mode.capture);
         assert_eq!(parse("fnD").unwrap()[0].legs[0].kind, LegKind::Lame);
-        assert_eq!(parse("p3fB").unwrap()[0].legs[0].kind, LegKind::Hop(Some(3)));
+        assert_eq!(
+            parse("p3fB").unwrap()[0].legs[0].kind,
+            LegKind::Hop(Some(3))
+        );
         assert_eq!(parse("pvR").unwrap()[0].legs[0].kind, LegKind::Hop(None));
         assert_eq!(parse("xB").unwrap()[0].legs[0].kind, LegKind::RangeCapture);
         assert!(parse("cdR").unwrap()[0].legs[0].mode.own);

@@ -158,13 +158,12 @@ impl Catalogue {
         for (i, p) in raw.piece.iter().enumerate() {
             let code = p.get_ref().code.get_ref();
             // Letters only, so that a code followed by a square (`P19.26`) reads unambiguously.
-            let valid = !code.is_empty() && code.len() <= 6 && code.chars().all(|c| c.is_ascii_uppercase());
+            let valid =
+                !code.is_empty() && code.len() <= 6 && code.chars().all(|c| c.is_ascii_uppercase());
             if !valid {
                 return Err(src.error_span(
                     &p.get_ref().code.span(),
-                    format!(
-                        "invalid code {code:?}: expected 1 to 6 upper-case letters"
-                    ),
+                    format!("invalid code {code:?}: expected 1 to 6 upper-case letters"),
                 ));
             }
             if by_code.insert(code.clone(), i as KindId).is_some() {
@@ -202,13 +201,13 @@ impl Catalogue {
                     ),
                 ));
             }
-            if let Some(r) = &p.rank {
-                if !(1..=9).contains(r.get_ref()) {
-                    return Err(src.error_span(
-                        &r.span(),
-                        format!("piece {code}: rank must be 1 (highest) to 9"),
-                    ));
-                }
+            if let Some(r) = &p.rank
+                && !(1..=9).contains(r.get_ref())
+            {
+                return Err(src.error_span(
+                    &r.span(),
+                    format!("piece {code}: rank must be 1 (highest) to 9"),
+                ));
             }
             let patterns = parse_betza(src, &code, &p.betza)?;
             let promotes_to = match &p.promotes_to {
@@ -230,7 +229,10 @@ impl Catalogue {
                     None => None,
                 };
                 let promotes = match &o.promotes_to {
-                    Some(s) => Some(resolve(s, &format!("piece {code}: rules.{rs}.promotes_to"))?),
+                    Some(s) => Some(resolve(
+                        s,
+                        &format!("piece {code}: rules.{rs}.promotes_to"),
+                    )?),
                     None => None,
                 };
                 overrides.insert(
@@ -303,7 +305,12 @@ impl Catalogue {
             &|k| k.aliases.iter().any(|a| fold(a) == f),
         ];
         for tier in tiers {
-            hits = self.kinds.iter().filter(|k| tier(k)).map(|k| k.id).collect();
+            hits = self
+                .kinds
+                .iter()
+                .filter(|k| tier(k))
+                .map(|k| k.id)
+                .collect();
             if !hits.is_empty() {
                 break;
             }
@@ -406,7 +413,15 @@ note = "why"
     #[test]
     fn looks_up_names_loosely() {
         let c = cat(SMALL).unwrap();
-        for q in ["RH", "rh", "Ram's-head soldier", "rams head soldier", "RAMSHEADSOLDIER", "羊兵", "ramshead soldier"] {
+        for q in [
+            "RH",
+            "rh",
+            "Ram's-head soldier",
+            "rams head soldier",
+            "RAMSHEADSOLDIER",
+            "羊兵",
+            "ramshead soldier",
+        ] {
             assert_eq!(c.lookup(q), Lookup::Found(1), "{q}");
         }
         match c.lookup("rams hed soldir") {
@@ -430,7 +445,10 @@ note = "why"
     #[test]
     fn unknown_promotion_duplicate_code_and_bad_label_are_reported() {
         let e = cat(&SMALL.replace("promotes_to = \"K\"", "promotes_to = \"XX\"")).unwrap_err();
-        assert!(e.message.contains("\"XX\" is not the code of any piece"), "{e}");
+        assert!(
+            e.message.contains("\"XX\" is not the code of any piece"),
+            "{e}"
+        );
         assert_eq!(e.line, 20);
         let e = cat(&SMALL.replace("code = \"RH\"", "code = \"K\"")).unwrap_err();
         assert!(e.message.contains("duplicate code"), "{e}");

@@ -133,7 +133,10 @@ pub fn load_game(data: &Option<PathBuf>) -> Result<Game, CliError> {
 
 pub fn load_rules(data: &Option<PathBuf>, rules: &RulesArg) -> Result<Rules, CliError> {
     let game = load_game(data)?;
-    let name = rules.rules.clone().unwrap_or_else(|| game.default_rules.clone());
+    let name = rules
+        .rules
+        .clone()
+        .unwrap_or_else(|| game.default_rules.clone());
     Ok(Rules::new(game, &name)?)
 }
 
@@ -154,7 +157,10 @@ fn out(s: &str) -> Result<(), CliError> {
 }
 
 /// Runs a parsed command line. `play` opens the terminal game.
-pub fn run(cli: Cli, play: impl FnOnce(Rules, Position, bool) -> Result<(), CliError>) -> Result<(), CliError> {
+pub fn run(
+    cli: Cli,
+    play: impl FnOnce(Rules, Position, bool) -> Result<(), CliError>,
+) -> Result<(), CliError> {
     let data = cli.data.clone();
     match cli.command {
         None => {
@@ -192,7 +198,10 @@ pub fn find_piece(rules: &Rules, name: &str) -> Result<KindId, CliError> {
                 .collect::<Vec<_>>()
                 .join(", ")
         ))),
-        Lookup::NotFound(close) => Err(CliError(format!("no piece is called {name:?}{}", notation::suggest(&close)))),
+        Lookup::NotFound(close) => Err(CliError(format!(
+            "no piece is called {name:?}{}",
+            notation::suggest(&close)
+        ))),
     }
 }
 
@@ -200,17 +209,29 @@ fn parse_at(s: &str) -> Result<(i32, i32), CliError> {
     let (x, y) = s
         .split_once(',')
         .ok_or_else(|| CliError(format!("--at {s:?}: expected X,Y such as 17,17")))?;
-    let p = |t: &str| t.trim().parse::<i32>().map_err(|_| CliError(format!("--at {s:?}: expected X,Y such as 17,17")));
+    let p = |t: &str| {
+        t.trim()
+            .parse::<i32>()
+            .map_err(|_| CliError(format!("--at {s:?}: expected X,Y such as 17,17")))
+    };
     Ok((p(x)?, p(y)?))
 }
 
 /// The squares other than its own that a lone Black piece of `kind` on `(x, y)` of an empty
 /// board can reach in one move.
-pub fn lone_destinations(rules: &Rules, kind: KindId, x: i32, y: i32) -> Result<Vec<Square>, CliError> {
+pub fn lone_destinations(
+    rules: &Rules,
+    kind: KindId,
+    x: i32,
+    y: i32,
+) -> Result<Vec<Square>, CliError> {
     let dims = rules.dims();
-    let sq = dims
-        .square(x, y)
-        .ok_or_else(|| CliError(format!("square {x},{y} is off the {}×{} board", dims.files, dims.ranks)))?;
+    let sq = dims.square(x, y).ok_or_else(|| {
+        CliError(format!(
+            "square {x},{y} is off the {}×{} board",
+            dims.files, dims.ranks
+        ))
+    })?;
     let mut pos = rules.empty_position();
     let piece = Piece {
         kind,
@@ -219,7 +240,12 @@ pub fn lone_destinations(rules: &Rules, kind: KindId, x: i32, y: i32) -> Result<
     };
     rules.put(&mut pos, sq, Some(piece));
     // The start square is not a destination, even for pieces that can pass or igui.
-    let mut to: Vec<Square> = rules.moves_from(&pos, sq).iter().map(|m| m.to).filter(|&t| t != sq).collect();
+    let mut to: Vec<Square> = rules
+        .moves_from(&pos, sq)
+        .iter()
+        .map(|m| m.to)
+        .filter(|&t| t != sq)
+        .collect();
     to.sort();
     to.dedup();
     Ok(to)
@@ -282,10 +308,12 @@ pub fn piece_card(rules: &Rules, k: KindId) -> String {
     }
     line(format!(
         "Promotes to: {}",
-        reading.promotes_to.map_or("does not promote".to_string(), |p| {
-            let pk = cat.kind(p);
-            format!("{} {} ({})", pk.kanji, pk.name, pk.code)
-        })
+        reading
+            .promotes_to
+            .map_or("does not promote".to_string(), |p| {
+                let pk = cat.kind(p);
+                format!("{} {} ({})", pk.kanji, pk.name, pk.code)
+            })
     ));
     let promoted_from: Vec<String> = (0..cat.len() as KindId)
         .filter(|&o| rules.readings[o as usize].promotes_to == Some(k))
@@ -314,7 +342,12 @@ pub fn piece_card(rules: &Rules, k: KindId) -> String {
                     r.name,
                     other.betza,
                     if other.promotes_to != reading.promotes_to {
-                        format!(", promotes to {}", other.promotes_to.map_or("nothing".into(), |p| cat.kind(p).code.clone()))
+                        format!(
+                            ", promotes to {}",
+                            other
+                                .promotes_to
+                                .map_or("nothing".into(), |p| cat.kind(p).code.clone())
+                        )
                     } else {
                         String::new()
                     }
@@ -337,15 +370,27 @@ pub fn capture_words(rules: &Rules, k: KindId) -> String {
     let reading = &rules.readings[k as usize];
     let mut ways = vec!["by moving onto an enemy piece".to_string()];
     let legs = || reading.patterns.iter().flat_map(|p| p.legs.iter());
-    if reading.patterns.iter().any(|p| p.legs.len() > 1 && p.legs[..p.legs.len() - 1].iter().any(|l| l.mode.capture)) {
+    if reading
+        .patterns
+        .iter()
+        .any(|p| p.legs.len() > 1 && p.legs[..p.legs.len() - 1].iter().any(|l| l.mode.capture))
+    {
         ways.push("on the way of a multi-leg move, then moving on (up to two captures a move; igui when it comes back)".into());
     }
     if legs().any(|l| l.kind == LegKind::RangeCapture) {
         let r = &rules.rule_set.params.range;
         ways.push(format!(
             "by range capture: it flies over lower-ranked pieces of either side{}{}",
-            if r.captures_flown_over { " and removes them all" } else { ", leaving them on the board" },
-            if r.end_on_friend { "; it may end on a lower-ranked friendly piece" } else { "" }
+            if r.captures_flown_over {
+                " and removes them all"
+            } else {
+                ", leaving them on the board"
+            },
+            if r.end_on_friend {
+                "; it may end on a lower-ranked friendly piece"
+            } else {
+                ""
+            }
         ));
     }
     if legs().any(|l| matches!(l.kind, LegKind::Hop(_))) {
@@ -367,9 +412,14 @@ fn pieces(data: &Option<PathBuf>, a: RulesArg) -> Result<(), CliError> {
             k.code,
             k.kanji,
             k.name,
-            if k.count > 0 { k.count.to_string() } else { "-".into() },
+            if k.count > 0 {
+                k.count.to_string()
+            } else {
+                "-".into()
+            },
             r.betza,
-            r.promotes_to.map_or(String::new(), |p| format!("→ {}", cat.kind(p).code))
+            r.promotes_to
+                .map_or(String::new(), |p| format!("→ {}", cat.kind(p).code))
         ))?;
     }
     Ok(())
@@ -412,7 +462,11 @@ fn moves(data: &Option<PathBuf>, a: MovesArgs) -> Result<(), CliError> {
         out(&notation::position_string(&rules, &pos))?;
     }
     if let Some(o) = rules.outcome(&pos) {
-        out(&format!("The game is over: {} won ({}).", o.winner, o.reason.describe()))?;
+        out(&format!(
+            "The game is over: {} won ({}).",
+            o.winner,
+            o.reason.describe()
+        ))?;
     }
     for m in &moves {
         out(&notation::move_string(&rules, &pos, m))?;
@@ -444,28 +498,53 @@ fn rules_cmd(data: &Option<PathBuf>, a: RulesCmdArgs) -> Result<(), CliError> {
         Some(n) => vec![game.rule_set(n).ok_or_else(|| {
             CliError(format!(
                 "unknown rule set {n:?}; the rule sets are: {}",
-                game.rule_sets.iter().map(|r| r.name.as_str()).collect::<Vec<_>>().join(", ")
+                game.rule_sets
+                    .iter()
+                    .map(|r| r.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ))
         })?],
         None => game.rule_sets.iter().collect(),
     };
     for rs in &sets {
-        let default = if rs.name == game.default_rules { " (default)" } else { "" };
-        out(&format!("{}{}\n  {}\n", rs.name, default, rs.summary.replace('\n', " ")))?;
+        let default = if rs.name == game.default_rules {
+            " (default)"
+        } else {
+            ""
+        };
+        out(&format!(
+            "{}{}\n  {}\n",
+            rs.name,
+            default,
+            rs.summary.replace('\n', " ")
+        ))?;
     }
     out("Pieces the rule sets read differently:")?;
     let all: Vec<_> = game.rule_sets.iter().collect();
     for k in &cat.kinds {
         let readings: Vec<_> = all.iter().map(|r| game.reading(k, r)).collect();
-        let differs = readings.iter().any(|r| r.betza != readings[0].betza || r.promotes_to != readings[0].promotes_to);
-        let shown = a.name.as_ref().is_none_or(|n| k.overrides.contains_key(n) || sets.iter().any(|s| s.readings.iter().any(|x| k.overrides.contains_key(x))));
+        let differs = readings
+            .iter()
+            .any(|r| r.betza != readings[0].betza || r.promotes_to != readings[0].promotes_to);
+        let shown = a.name.as_ref().is_none_or(|n| {
+            k.overrides.contains_key(n)
+                || sets
+                    .iter()
+                    .any(|s| s.readings.iter().any(|x| k.overrides.contains_key(x)))
+        });
         if !differs || !shown {
             continue;
         }
         out(&format!("\n{} {} ({})", k.kanji, k.name, k.code))?;
         for (r, rd) in all.iter().zip(&readings) {
-            let promo = rd.promotes_to.map_or("-".to_string(), |p| cat.kind(p).code.clone());
-            out(&format!("  {:<11} {:<44} promotes to {promo}", r.name, rd.betza))?;
+            let promo = rd
+                .promotes_to
+                .map_or("-".to_string(), |p| cat.kind(p).code.clone());
+            out(&format!(
+                "  {:<11} {:<44} promotes to {promo}",
+                r.name, rd.betza
+            ))?;
             if let Some(n) = &rd.note {
                 out(&format!("  {:<11} {n}", ""))?;
             }
@@ -491,7 +570,11 @@ pub fn board_text(rules: &Rules, pos: &Position) -> String {
                 None => "  .".to_string(),
                 Some(p) => {
                     let code = &cat.kind(p.kind).code;
-                    let code = if p.side == Side::White { code.to_ascii_lowercase() } else { code.clone() };
+                    let code = if p.side == Side::White {
+                        code.to_ascii_lowercase()
+                    } else {
+                        code.clone()
+                    };
                     format!("{:>3}", if p.promoted { format!("+{code}") } else { code })
                 }
             };

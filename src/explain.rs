@@ -62,7 +62,9 @@ fn reach_words(leg: &Leg, v: Vec2) -> String {
             if n == 1 { "" } else { "s" }
         ),
         LegKind::Hop(None) => "any distance, jumping over any number of pieces".into(),
-        LegKind::RangeCapture => "any distance by range capture (flying over lower-ranked pieces)".into(),
+        LegKind::RangeCapture => {
+            "any distance by range capture (flying over lower-ranked pieces)".into()
+        }
         LegKind::Lame => format!(
             "{} squares (every square on the way must be empty)",
             v.king_len()
@@ -86,7 +88,7 @@ fn reach_words(leg: &Leg, v: Vec2) -> String {
 
 /// One line per group of single-leg moves with the same reach, then one per multi-leg pattern.
 pub fn describe(patterns: &[Pattern]) -> Vec<String> {
-    let mut groups: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut groups: BTreeMap<String, Vec<Vec2>> = BTreeMap::new();
     let mut order: Vec<String> = Vec::new();
     let mut lines = Vec::new();
     for p in patterns {
@@ -95,13 +97,12 @@ pub fn describe(patterns: &[Pattern]) -> Vec<String> {
             let Ok(vs) = leg.vectors(None) else { continue };
             for v in vs {
                 let key = format!("{}{}", reach_words(leg, v), mode_note(leg.mode));
-                let name = vector_name(v);
                 let entry = groups.entry(key.clone()).or_default();
                 if entry.is_empty() {
                     order.push(key);
                 }
-                if !entry.contains(&name) {
-                    entry.push(name);
+                if !entry.contains(&v) {
+                    entry.push(v);
                 }
             }
         } else {
@@ -111,11 +112,16 @@ pub fn describe(patterns: &[Pattern]) -> Vec<String> {
     let mut out: Vec<String> = order
         .into_iter()
         .map(|k| {
-            let dirs = &groups[&k];
-            let dirs = if dirs.len() == 8 && !k.starts_with("jumps") {
+            let mut vs = groups[&k].clone();
+            // As on a diagram: forward rows first, each from left to right.
+            vs.sort_by_key(|v| (-v.y, v.x));
+            let dirs = if vs.len() == 8 && !k.starts_with("jumps") {
                 "in every direction".to_string()
             } else {
-                dirs.join(", ")
+                vs.iter()
+                    .map(|&v| vector_name(v))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             };
             format!("{k}: {dirs}")
         })
@@ -150,10 +156,17 @@ fn describe_chain(p: &Pattern) -> String {
     for (k, leg) in p.legs.iter().enumerate() {
         let dirs = if k == 0 {
             match leg.vectors(None) {
-                Ok(vs) if vs.len() == 8 || (vs.len() == 4 && leg.atoms.len() == 1) && leg.letters.is_empty() => {
+                Ok(vs)
+                    if vs.len() == 8
+                        || (vs.len() == 4 && leg.atoms.len() == 1) && leg.letters.is_empty() =>
+                {
                     "in any direction".to_string()
                 }
-                Ok(vs) => vs.iter().map(|&v| vector_name(v)).collect::<Vec<_>>().join("/"),
+                Ok(vs) => vs
+                    .iter()
+                    .map(|&v| vector_name(v))
+                    .collect::<Vec<_>>()
+                    .join("/"),
                 Err(e) => e,
             }
         } else {
@@ -242,7 +255,11 @@ pub fn diagram(patterns: &[Pattern]) -> String {
             let leg = &p.legs[0];
             let Ok(vs) = leg.vectors(None) else { continue };
             for v in vs {
-                let max = if leg.range == 0 { radius } else { leg.range as i32 };
+                let max = if leg.range == 0 {
+                    radius
+                } else {
+                    leg.range as i32
+                };
                 for k in 1..=max {
                     let at = v.scale(k);
                     if at.king_len() > radius {
@@ -252,7 +269,9 @@ pub fn diagram(patterns: &[Pattern]) -> String {
                         (LegKind::Hop(_), _) => Mark::Hop,
                         (LegKind::RangeCapture, _) => Mark::Range,
                         (LegKind::Lame, _) => Mark::Step,
-                        (LegKind::Plain, Some(u)) if v.king_len() == 1 && leg.range == 0 => Mark::Line(line_glyph(u)),
+                        (LegKind::Plain, Some(u)) if v.king_len() == 1 && leg.range == 0 => {
+                            Mark::Line(line_glyph(u))
+                        }
                         (LegKind::Plain, _) if v.king_len() == 1 => Mark::Step,
                         _ => Mark::Jump,
                     };
@@ -260,7 +279,9 @@ pub fn diagram(patterns: &[Pattern]) -> String {
                 }
             }
         } else {
-            walk_chain(p, 0, Vec2::new(0, 0), None, radius, &mut |at, m| note(at, m, &mut marks));
+            walk_chain(p, 0, Vec2::new(0, 0), None, radius, &mut |at, m| {
+                note(at, m, &mut marks)
+            });
         }
     }
     let mut out = String::new();
@@ -290,12 +311,18 @@ fn walk_chain(
     mark: &mut dyn FnMut(Vec2, Mark),
 ) {
     let leg = &p.legs[k];
-    let Ok(vs) = leg.vectors(previous) else { return };
+    let Ok(vs) = leg.vectors(previous) else {
+        return;
+    };
     let last = k + 1 == p.legs.len();
     for v in vs {
-        let max = if leg.range == 0 { radius } else { leg.range as i32 };
+        let max = if leg.range == 0 {
+            radius
+        } else {
+            leg.range as i32
+        };
         for s in 1..=max {
-            let to = at.add(v.scale(s));
+            let to = at + v.scale(s);
             if to.king_len() > radius {
                 break;
             }
@@ -327,17 +354,25 @@ mod tests {
     #[test]
     fn words_for_simple_and_multi_leg_moves() {
         let d = describe(&parse("fWfF").unwrap());
-        assert_eq!(d, vec!["1 square: forward, forward-left, forward-right"]);
+        assert_eq!(d, vec!["1 square: forward-left, forward, forward-right"]);
         let d = describe(&parse("K2").unwrap());
         assert_eq!(d, vec!["up to 2 squares: in every direction"]);
         let d = describe(&parse("ffN").unwrap());
         assert_eq!(d, vec!["jumps: (2 forward, 1 left), (2 forward, 1 right)"]);
+        let d = describe(&parse("fsW").unwrap());
+        assert_eq!(d, vec!["1 square: forward, left, right"]);
         let d = describe(&parse("fD").unwrap());
         assert_eq!(d, vec!["jumps to the 2nd square: forward"]);
         let d = describe(&parse("R(R-sR)").unwrap());
-        assert_eq!(d[1], "any distance in any direction to an empty square, then any distance turning 90°");
+        assert_eq!(
+            d[1],
+            "any distance in any direction to an empty square, then any distance turning 90°"
+        );
         let d = describe(&parse("(cK-bK)").unwrap());
-        assert_eq!(d[0], "1 square in any direction, capturing there, then 1 square back (igui: captures without moving)");
+        assert_eq!(
+            d[0],
+            "1 square in any direction, capturing there, then 1 square back (igui: captures without moving)"
+        );
     }
 
     #[test]
@@ -350,8 +385,14 @@ mod tests {
         assert_eq!(rows[4], "· · · ○ · ·  ·".replace("·  ·", "· ·"));
         let l = diagram(&parse("KNAD(cK-K)(K-bK)").unwrap());
         assert!(l.contains("☆ ☆ ☆ ☆ ☆"), "{l}");
-        assert!(!l.contains('◎'), "every lion destination is also a leap: {l}");
+        assert!(
+            !l.contains('◎'),
+            "every lion destination is also a leap: {l}"
+        );
         let r = diagram(&parse("fR").unwrap());
-        assert!(r.starts_with("· · · · · · · · │"), "{r}");
+        let rows: Vec<&str> = r.lines().collect();
+        assert_eq!(rows[0], "· · · │ · · ·");
+        assert_eq!(rows[3], "· · · ☖ · · ·");
+        assert_eq!(rows[4], "· · · · · · ·");
     }
 }

@@ -87,14 +87,6 @@ impl Vec2 {
         Vec2::new(self.y, -self.x)
     }
 
-    pub fn neg(self) -> Vec2 {
-        Vec2::new(-self.x, -self.y)
-    }
-
-    pub fn add(self, o: Vec2) -> Vec2 {
-        Vec2::new(self.x + o.x, self.y + o.y)
-    }
-
     pub fn scale(self, k: i32) -> Vec2 {
         Vec2::new(self.x * k, self.y * k)
     }
@@ -112,6 +104,13 @@ impl Vec2 {
     /// Chebyshev length: the number of king steps the vector spans.
     pub fn king_len(self) -> i32 {
         self.x.abs().max(self.y.abs())
+    }
+}
+
+impl std::ops::Add for Vec2 {
+    type Output = Vec2;
+    fn add(self, o: Vec2) -> Vec2 {
+        Vec2::new(self.x + o.x, self.y + o.y)
     }
 }
 

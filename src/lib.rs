@@ -6,12 +6,12 @@
 
 pub mod betza;
 pub mod catalogue;
+pub mod cli;
 pub mod error;
+pub mod explain;
 pub mod geometry;
 pub mod movegen;
+pub mod notation;
 pub mod position;
 pub mod rules;
 pub mod setup;
-pub mod cli;
-pub mod explain;
-pub mod notation;

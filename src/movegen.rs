@@ -164,7 +164,11 @@ fn compile_leg(
     let vectors = leg.vectors(previous)?;
     let mut out = Vec::new();
     for v in vectors {
-        let vec = if previous.is_none() { side.orient(v) } else { v };
+        let vec = if previous.is_none() {
+            side.orient(v)
+        } else {
+            v
+        };
         let kind = match leg.kind {
             LegKind::Plain | LegKind::Lame => Kind::Plain,
             LegKind::Hop(n) => Kind::Hop(n.unwrap_or(u8::MAX)),
@@ -189,7 +193,11 @@ fn compile_leg(
         out.push(Ray {
             vec,
             delta: vec.y as isize * stride + vec.x as isize,
-            max: if leg.range == 0 { board_max } else { leg.range.min(board_max) },
+            max: if leg.range == 0 {
+                board_max
+            } else {
+                leg.range.min(board_max)
+            },
             mode: leg.mode,
             kind,
             lame,
@@ -214,7 +222,11 @@ impl Compiled {
         let (simple, rays) = all
             .into_iter()
             .partition(|r| r.next.is_empty() && r.kind == Kind::Plain && r.lame.is_empty());
-        Ok(Compiled { simple, rays, dedup })
+        Ok(Compiled {
+            simple,
+            rays,
+            dedup,
+        })
     }
 }
 
@@ -319,7 +331,14 @@ impl Ctx<'_> {
     }
 
     /// Emits the move ending at `to`; `captured` says whether it took an enemy piece anywhere.
-    fn emit(&self, to: usize, captured: bool, range: bool, out: &mut Vec<Move>, keys: &mut Vec<(usize, u64)>) {
+    fn emit(
+        &self,
+        to: usize,
+        captured: bool,
+        range: bool,
+        out: &mut Vec<Move>,
+        keys: &mut Vec<(usize, u64)>,
+    ) {
         let sqs = &self.kinds.squares;
         let mut m = Move::new(sqs[self.origin], sqs[to]);
         for (i, &(s, _)) in self.stops[..self.n_stops].iter().enumerate() {
@@ -352,7 +371,11 @@ impl Ctx<'_> {
             }
         }
         let zone = &self.kinds.zone[self.side];
-        let stop_in_zone = || self.stops[..self.n_stops].iter().any(|&(s, capturable)| capturable && zone[s]);
+        let stop_in_zone = || {
+            self.stops[..self.n_stops]
+                .iter()
+                .any(|&(s, capturable)| capturable && zone[s])
+        };
         self.promote_and_push(m, key, captured, to, stop_in_zone, out, keys);
     }
 
@@ -383,7 +406,8 @@ impl Ctx<'_> {
                 ..
             } => {
                 let zone = &self.kinds.zone[self.side];
-                let eligible = zone[to] || (from_zone && zone[self.origin]) || (stops && stop_in_zone());
+                let eligible =
+                    zone[to] || (from_zone && zone[self.origin]) || (stops && stop_in_zone());
                 if !eligible {
                     push(out, keys, m, key);
                 } else if optional {
@@ -429,7 +453,14 @@ impl Ctx<'_> {
     }
 
     /// Walks one leg from `from`; emits moves for final legs and recurses for the others.
-    fn walk(&mut self, from: usize, ray: &Ray, out: &mut Vec<Move>, keys: &mut Vec<(usize, u64)>, captured: bool) {
+    fn walk(
+        &mut self,
+        from: usize,
+        ray: &Ray,
+        out: &mut Vec<Move>,
+        keys: &mut Vec<(usize, u64)>,
+        captured: bool,
+    ) {
         for &d in &ray.lame {
             if self.cell(from.wrapping_add_signed(d)) != EMPTY {
                 return;
@@ -460,13 +491,31 @@ impl Ctx<'_> {
             match ray.kind {
                 Kind::Plain => {
                     if (enemy && ray.mode.capture) || (!enemy && ray.mode.own) {
-                        self.land(sq, ray, true, out, keys, captured || enemy, false, final_leg);
+                        self.land(
+                            sq,
+                            ray,
+                            true,
+                            out,
+                            keys,
+                            captured || enemy,
+                            false,
+                            final_leg,
+                        );
                     }
                     return;
                 }
                 Kind::Hop(_) => {
                     if (enemy && ray.mode.capture) || (!enemy && ray.mode.own) {
-                        self.land(sq, ray, true, out, keys, captured || enemy, false, final_leg);
+                        self.land(
+                            sq,
+                            ray,
+                            true,
+                            out,
+                            keys,
+                            captured || enemy,
+                            false,
+                            final_leg,
+                        );
                     }
                     if hops_left == 0 {
                         return;
@@ -484,7 +533,16 @@ impl Ctx<'_> {
                     };
                     let took_enemy = flew_enemy && self.rules.range.captures_flown_over;
                     if may_land {
-                        self.land(sq, ray, true, out, keys, captured || enemy || took_enemy, flew, final_leg);
+                        self.land(
+                            sq,
+                            ray,
+                            true,
+                            out,
+                            keys,
+                            captured || enemy || took_enemy,
+                            flew,
+                            final_leg,
+                        );
                     }
                     if !lower {
                         return;
@@ -617,7 +675,12 @@ fn dedup(out: &mut Vec<Move>, start: usize, keys: &[(usize, u64)], scratch: &mut
         scratch.stamp.iter_mut().for_each(|s| *s = 0);
         scratch.epoch = 1;
     }
-    let needed = out[start..].iter().map(|m| m.to.0 as usize + 1).max().unwrap_or(0) * 4;
+    let needed = out[start..]
+        .iter()
+        .map(|m| m.to.0 as usize + 1)
+        .max()
+        .unwrap_or(0)
+        * 4;
     if scratch.stamp.len() < needed {
         scratch.stamp.resize(needed, 0);
     }
@@ -630,7 +693,9 @@ fn dedup(out: &mut Vec<Move>, start: usize, keys: &[(usize, u64)], scratch: &mut
             while keys.peek().is_some_and(|&&(i, _)| i < read) {
                 keys.next();
             }
-            keys.peek().filter(|&&&(i, _)| i == read).map_or(0, |&&(_, k)| k)
+            keys.peek()
+                .filter(|&&&(i, _)| i == read)
+                .map_or(0, |&&(_, k)| k)
         } else {
             0
         };
@@ -657,13 +722,18 @@ fn dedup(out: &mut Vec<Move>, start: usize, keys: &[(usize, u64)], scratch: &mut
 
 /// Calls `f` with each mailbox cell a move removes a piece from: stops and destination that
 /// hold pieces, and what a range capturer flew over when `range_captures`.
-pub(crate) fn for_each_capture(pos: &Position, m: &Move, range_captures: bool, mut f: impl FnMut(usize)) {
+pub(crate) fn for_each_capture(
+    pos: &Position,
+    m: &Move,
+    range_captures: bool,
+    mut f: impl FnMut(usize),
+) {
     let origin = pos.index(m.from);
     let to = pos.index(m.to);
     let path = m.path();
     for (k, &s) in path.iter().enumerate() {
         let i = pos.index(s);
-        if i != origin && i != to && pos.cell(i) != EMPTY && !path[..k].iter().any(|&p| p == s) {
+        if i != origin && i != to && pos.cell(i) != EMPTY && !path[..k].contains(&s) {
             f(i);
         }
     }
@@ -672,7 +742,8 @@ pub(crate) fn for_each_capture(pos: &Position, m: &Move, range_captures: bool, m
         let dims = pos.dims();
         let (fx, fy) = dims.xy(pos.square_of(last));
         let (tx, ty) = dims.xy(m.to);
-        let step = (ty - fy).signum() as isize * pos.stride() as isize + (tx - fx).signum() as isize;
+        let step =
+            (ty - fy).signum() as isize * pos.stride() as isize + (tx - fx).signum() as isize;
         let mut i = last.wrapping_add_signed(step);
         while i != to {
             if pos.cell(i) != EMPTY {

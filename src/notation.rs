@@ -72,17 +72,23 @@ pub fn position_string(rules: &Rules, pos: &Position) -> String {
 pub fn parse_position_string(rules: &Rules, s: &str) -> Result<Position, NotationError> {
     let dims = rules.dims();
     let mut fields = s.split_whitespace();
-    let board = fields.next().ok_or_else(|| NotationError("empty position".into()))?;
+    let board = fields
+        .next()
+        .ok_or_else(|| NotationError("empty position".into()))?;
     let side = match fields.next() {
         Some("b") => Side::Black,
         Some("w") => Side::White,
-        Some(other) => return err(format!("expected the side to move, b or w, after the board; found {other:?}")),
+        Some(other) => {
+            return err(format!(
+                "expected the side to move, b or w, after the board; found {other:?}"
+            ));
+        }
         None => return err("expected the side to move (b or w) after the board"),
     };
     let ply = match fields.next() {
-        Some(n) => n
-            .parse()
-            .map_err(|_| NotationError(format!("expected the number of moves played; found {n:?}")))?,
+        Some(n) => n.parse().map_err(|_| {
+            NotationError(format!("expected the number of moves played; found {n:?}"))
+        })?,
         None => 0,
     };
     if let Some(extra) = fields.next() {
@@ -90,7 +96,11 @@ pub fn parse_position_string(rules: &Rules, s: &str) -> Result<Position, Notatio
     }
     let rows: Vec<&str> = board.split('/').collect();
     if rows.len() != dims.ranks as usize {
-        return err(format!("expected {} ranks separated by '/', found {}", dims.ranks, rows.len()));
+        return err(format!(
+            "expected {} ranks separated by '/', found {}",
+            dims.ranks,
+            rows.len()
+        ));
     }
     let mut pos = rules.empty_position();
     for (r, row) in rows.iter().enumerate() {
@@ -99,11 +109,15 @@ pub fn parse_position_string(rules: &Rules, s: &str) -> Result<Position, Notatio
         for cell in row.split(',') {
             let rank_name = r + 1;
             if cell.is_empty() {
-                return err(format!("rank {rank_name}: empty cell (two commas in a row?)"));
+                return err(format!(
+                    "rank {rank_name}: empty cell (two commas in a row?)"
+                ));
             }
             if let Ok(n) = cell.parse::<i32>() {
                 if n < 1 {
-                    return err(format!("rank {rank_name}: a run of empty squares must be at least 1"));
+                    return err(format!(
+                        "rank {rank_name}: a run of empty squares must be at least 1"
+                    ));
                 }
                 x += n;
                 continue;
@@ -117,20 +131,39 @@ pub fn parse_position_string(rules: &Rules, s: &str) -> Result<Position, Notatio
             } else if code.chars().all(|c| !c.is_ascii_uppercase()) {
                 Side::White
             } else {
-                return err(format!("rank {rank_name}: {cell:?} mixes cases; Black's codes are upper case, White's lower case"));
+                return err(format!(
+                    "rank {rank_name}: {cell:?} mixes cases; Black's codes are upper case, White's lower case"
+                ));
             };
             let kind = rules
                 .catalogue()
                 .by_code(&code.to_ascii_uppercase())
-                .ok_or_else(|| NotationError(format!("rank {rank_name}: unknown piece code {code:?}")))?;
+                .ok_or_else(|| {
+                    NotationError(format!("rank {rank_name}: unknown piece code {code:?}"))
+                })?;
             let Some(sq) = dims.square(x, y) else {
-                return err(format!("rank {rank_name} has more than {} files", dims.files));
+                return err(format!(
+                    "rank {rank_name} has more than {} files",
+                    dims.files
+                ));
             };
-            rules.put(&mut pos, sq, Some(Piece { kind, side, promoted }));
+            rules.put(
+                &mut pos,
+                sq,
+                Some(Piece {
+                    kind,
+                    side,
+                    promoted,
+                }),
+            );
             x += 1;
         }
         if x != dims.files as i32 {
-            return err(format!("rank {} has {x} files; expected {}", r + 1, dims.files));
+            return err(format!(
+                "rank {} has {x} files; expected {}",
+                r + 1,
+                dims.files
+            ));
         }
     }
     finish(rules, &mut pos, side, ply)?;
@@ -168,12 +201,25 @@ struct JsonPiece {
 
 /// Reads a JSON position: `{"to_move": "black", "pieces": [{"piece": NAME, "side": "white",
 /// "at": [x, y], "promoted": false}]}`; NAME as for a piece lookup (code, name, alias, kanji).
-pub fn parse_position_json(rules: &Rules, name: &str, text: &str) -> Result<Position, NotationError> {
+pub fn parse_position_json(
+    rules: &Rules,
+    name: &str,
+    text: &str,
+) -> Result<Position, NotationError> {
     let raw: JsonPosition = serde_json::from_str(text).map_err(|e| {
-        NotationError(format!("{name}:{}:{}: {}", e.line(), e.column(), strip_position(&e.to_string())))
+        NotationError(format!(
+            "{name}:{}:{}: {}",
+            e.line(),
+            e.column(),
+            strip_position(&e.to_string())
+        ))
     })?;
-    let side = Side::parse(&raw.to_move)
-        .ok_or_else(|| NotationError(format!("{name}: to_move must be \"black\" or \"white\", not {:?}", raw.to_move)))?;
+    let side = Side::parse(&raw.to_move).ok_or_else(|| {
+        NotationError(format!(
+            "{name}: to_move must be \"black\" or \"white\", not {:?}",
+            raw.to_move
+        ))
+    })?;
     let dims = rules.dims();
     let mut pos = rules.empty_position();
     for (i, p) in raw.pieces.iter().enumerate() {
@@ -184,15 +230,26 @@ pub fn parse_position_json(rules: &Rules, name: &str, text: &str) -> Result<Posi
                 return err(format!(
                     "{at}: {:?} could be {}",
                     p.piece,
-                    ks.iter().map(|&k| rules.catalogue().kind(k).code.as_str()).collect::<Vec<_>>().join(" or ")
+                    ks.iter()
+                        .map(|&k| rules.catalogue().kind(k).code.as_str())
+                        .collect::<Vec<_>>()
+                        .join(" or ")
                 ));
             }
             Lookup::NotFound(close) => {
-                return err(format!("{at}: unknown piece {:?}{}", p.piece, suggest(&close)));
+                return err(format!(
+                    "{at}: unknown piece {:?}{}",
+                    p.piece,
+                    suggest(&close)
+                ));
             }
         };
-        let side = Side::parse(&p.side)
-            .ok_or_else(|| NotationError(format!("{at}: side must be \"black\" or \"white\", not {:?}", p.side)))?;
+        let side = Side::parse(&p.side).ok_or_else(|| {
+            NotationError(format!(
+                "{at}: side must be \"black\" or \"white\", not {:?}",
+                p.side
+            ))
+        })?;
         let sq = i32::try_from(p.at[0])
             .ok()
             .zip(i32::try_from(p.at[1]).ok())
@@ -207,9 +264,20 @@ pub fn parse_position_json(rules: &Rules, name: &str, text: &str) -> Result<Posi
                 ))
             })?;
         if pos.piece_at(sq).is_some() {
-            return err(format!("{at}: square [{}, {}] already has a piece", p.at[0], p.at[1]));
+            return err(format!(
+                "{at}: square [{}, {}] already has a piece",
+                p.at[0], p.at[1]
+            ));
         }
-        rules.put(&mut pos, sq, Some(Piece { kind, side, promoted: p.promoted }));
+        rules.put(
+            &mut pos,
+            sq,
+            Some(Piece {
+                kind,
+                side,
+                promoted: p.promoted,
+            }),
+        );
     }
     finish(rules, &mut pos, side, raw.ply)?;
     Ok(pos)
@@ -247,7 +315,11 @@ pub fn parse_tsfen(rules: &Rules, s: &str) -> Result<Position, NotationError> {
         .map_err(|_| NotationError(format!("TSFEN move counter {counter:?} is not a number")))?;
     let rows: Vec<&str> = board.split('/').collect();
     if rows.len() != dims.ranks as usize {
-        return err(format!("expected {} TSFEN rows, found {}", dims.ranks, rows.len()));
+        return err(format!(
+            "expected {} TSFEN rows, found {}",
+            dims.ranks,
+            rows.len()
+        ));
     }
     let mut pos = rules.empty_position();
     for (r, row) in rows.iter().enumerate() {
@@ -267,7 +339,11 @@ pub fn parse_tsfen(rules: &Rules, s: &str) -> Result<Position, NotationError> {
                 x += n;
                 continue;
             }
-            let side = if letters.chars().all(|c| c.is_ascii_lowercase()) { Side::Black } else { Side::White };
+            let side = if letters.chars().all(|c| c.is_ascii_lowercase()) {
+                Side::Black
+            } else {
+                Side::White
+            };
             let code = letters.to_ascii_uppercase();
             let kind = rules
                 .catalogue()
@@ -275,20 +351,45 @@ pub fn parse_tsfen(rules: &Rules, s: &str) -> Result<Position, NotationError> {
                 .iter()
                 .find(|k| k.atsa_code.as_deref() == Some(code.as_str()))
                 .map(|k| k.id)
-                .ok_or_else(|| NotationError(format!("TSFEN row {}: unknown ATSA code {letters:?}", r + 1)))?;
+                .ok_or_else(|| {
+                    NotationError(format!(
+                        "TSFEN row {}: unknown ATSA code {letters:?}",
+                        r + 1
+                    ))
+                })?;
             for _ in 0..n {
-                let sq = dims
-                    .square(x, y)
-                    .ok_or_else(|| NotationError(format!("TSFEN row {} is longer than {} squares", r + 1, dims.files)))?;
-                rules.put(&mut pos, sq, Some(Piece { kind, side, promoted: false }));
+                let sq = dims.square(x, y).ok_or_else(|| {
+                    NotationError(format!(
+                        "TSFEN row {} is longer than {} squares",
+                        r + 1,
+                        dims.files
+                    ))
+                })?;
+                rules.put(
+                    &mut pos,
+                    sq,
+                    Some(Piece {
+                        kind,
+                        side,
+                        promoted: false,
+                    }),
+                );
                 x += 1;
             }
         }
         if x != dims.files as i32 {
-            return err(format!("TSFEN row {} has {x} squares; expected {}", r + 1, dims.files));
+            return err(format!(
+                "TSFEN row {} has {x} squares; expected {}",
+                r + 1,
+                dims.files
+            ));
         }
     }
-    let side = if moves % 2 == 0 { Side::Black } else { Side::White };
+    let side = if moves.is_multiple_of(2) {
+        Side::Black
+    } else {
+        Side::White
+    };
     finish(rules, &mut pos, side, moves)?;
     Ok(pos)
 }
@@ -298,11 +399,13 @@ pub fn load_position(rules: &Rules, arg: &str) -> Result<Position, NotationError
     let path = std::path::Path::new(arg);
     if path.is_file() {
         let bytes = std::fs::read(path).map_err(|e| NotationError(format!("{arg}: {e}")))?;
-        let text = String::from_utf8(bytes).map_err(|_| NotationError(format!("{arg}: not UTF-8 text")))?;
+        let text = String::from_utf8(bytes)
+            .map_err(|_| NotationError(format!("{arg}: not UTF-8 text")))?;
         if text.trim_start().starts_with('{') {
             return parse_position_json(rules, arg, &text);
         }
-        return parse_text_position(rules, text.trim()).map_err(|e| NotationError(format!("{arg}: {}", e.0)));
+        return parse_text_position(rules, text.trim())
+            .map_err(|e| NotationError(format!("{arg}: {}", e.0)));
     }
     if arg.trim_start().starts_with('{') {
         return parse_position_json(rules, "position", arg);
@@ -323,9 +426,9 @@ fn parse_text_position(rules: &Rules, s: &str) -> Result<Position, NotationError
 /// A move in notation, for the position it is played in.
 pub fn move_string(rules: &Rules, pos: &Position, m: &Move) -> String {
     let dims = pos.dims();
-    let code = pos
-        .piece_at(m.from)
-        .map_or(String::new(), |p| rules.catalogue().kind(p.kind).code.clone());
+    let code = pos.piece_at(m.from).map_or(String::new(), |p| {
+        rules.catalogue().kind(p.kind).code.clone()
+    });
     let captured = rules.captures(pos, m);
     let mut s = code;
     s.push_str(&dims.square_name(m.from));
@@ -356,7 +459,9 @@ pub fn parse_move(rules: &Rules, pos: &Position, text: &str) -> Result<Move, Not
         Some(b'=') => (&t[..t.len() - 1], Some(false)),
         _ => (&t[..], None),
     };
-    let code_len = t.find(|c: char| !c.is_ascii_alphabetic()).unwrap_or(t.len());
+    let code_len = t
+        .find(|c: char| !c.is_ascii_alphabetic())
+        .unwrap_or(t.len());
     let (code, squares) = t.split_at(code_len);
     if squares.is_empty() {
         return err(format!("{text:?}: expected squares such as 19.26-19.25"));
@@ -372,22 +477,42 @@ pub fn parse_move(rules: &Rules, pos: &Position, text: &str) -> Result<Move, Not
         sqs.push(sq);
     }
     if sqs.len() < 2 {
-        return err(format!("{text:?}: a move needs at least a start and a destination"));
+        return err(format!(
+            "{text:?}: a move needs at least a start and a destination"
+        ));
     }
     let (from, to) = (sqs[0], sqs[sqs.len() - 1]);
     let stops = &sqs[1..sqs.len() - 1];
     let Some(piece) = pos.piece_at(from) else {
-        return err(format!("{text:?}: there is no piece on {}", dims.square_name(from)));
+        return err(format!(
+            "{text:?}: there is no piece on {}",
+            dims.square_name(from)
+        ));
     };
     let kind = rules.catalogue().kind(piece.kind);
     if !code.is_empty() && !code.eq_ignore_ascii_case(&kind.code) {
-        return err(format!("{text:?}: the piece on {} is a {} ({}), not {code}", dims.square_name(from), kind.name, kind.code));
+        return err(format!(
+            "{text:?}: the piece on {} is a {} ({}), not {code}",
+            dims.square_name(from),
+            kind.name,
+            kind.code
+        ));
     }
     if piece.side != pos.to_move() {
-        return err(format!("{text:?}: the {} on {} is {}'s, and it is {}'s turn", kind.name, dims.square_name(from), piece.side, pos.to_move()));
+        return err(format!(
+            "{text:?}: the {} on {} is {}'s, and it is {}'s turn",
+            kind.name,
+            dims.square_name(from),
+            piece.side,
+            pos.to_move()
+        ));
     }
     if let Some(o) = pos.outcome() {
-        return err(format!("{text:?}: the game is over ({} won: {})", o.winner, o.reason.describe()));
+        return err(format!(
+            "{text:?}: the game is over ({} won: {})",
+            o.winner,
+            o.reason.describe()
+        ));
     }
     let all = rules.moves_from(pos, from);
     let mut fits: Vec<Move> = all
@@ -403,7 +528,15 @@ pub fn parse_move(rules: &Rules, pos: &Position, text: &str) -> Result<Move, Not
         } else {
             format!("it cannot reach {}", dims.square_name(to))
         };
-        return err(format!("{text:?}: illegal: the {} on {}: {why}", kind.name, dims.square_name(from)));
+        return err(format!(
+            "{text:?}: illegal: the {} on {}: {why}",
+            kind.name,
+            dims.square_name(from)
+        ));
+    }
+    if stops.is_empty() && fits.iter().any(|m| m.path().is_empty()) {
+        // A one-leg move is what someone means who types only start and destination.
+        fits.retain(|m| m.path().is_empty());
     }
     if let Some(p) = promo {
         let wanted: Vec<Move> = fits.iter().copied().filter(|m| m.promotes() == p).collect();
@@ -417,13 +550,6 @@ pub fn parse_move(rules: &Rules, pos: &Position, text: &str) -> Result<Move, Not
         fits = wanted;
     } else if fits.iter().any(|m| m.promotes()) && fits.iter().any(|m| !m.promotes()) {
         return err(format!("{text:?}: add + to promote or = to decline"));
-    }
-    if fits.len() > 1 && stops.is_empty() {
-        // A one-leg move is what someone means who types only start and destination.
-        let plain: Vec<Move> = fits.iter().copied().filter(|m| m.path().is_empty()).collect();
-        if plain.len() == 1 {
-            return Ok(plain[0]);
-        }
     }
     if fits.len() > 1 {
         let options: Vec<String> = fits.iter().map(|m| move_string(rules, pos, m)).collect();

@@ -167,15 +167,15 @@ impl Position {
     }
 
     pub(crate) fn put_index(&mut self, idx: usize, cell: Cell, royal: &dyn Fn(KindId) -> bool) {
-        if let Some(old) = decode(self.cells[idx]) {
-            if royal(old.kind) {
-                self.royals[old.side.index()] -= 1;
-            }
+        if let Some(old) = decode(self.cells[idx])
+            && royal(old.kind)
+        {
+            self.royals[old.side.index()] -= 1;
         }
-        if let Some(new) = decode(cell) {
-            if royal(new.kind) {
-                self.royals[new.side.index()] += 1;
-            }
+        if let Some(new) = decode(cell)
+            && royal(new.kind)
+        {
+            self.royals[new.side.index()] += 1;
         }
         self.cells[idx] = cell;
     }

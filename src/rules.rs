@@ -20,9 +20,15 @@ pub enum DataDir {
 }
 
 const EMBEDDED: &[(&str, &str)] = &[
-    ("rules/taikyoku.toml", include_str!("../rules/taikyoku.toml")),
+    (
+        "rules/taikyoku.toml",
+        include_str!("../rules/taikyoku.toml"),
+    ),
     ("pieces.toml", include_str!("../pieces.toml")),
-    ("setups/taikyoku.toml", include_str!("../setups/taikyoku.toml")),
+    (
+        "setups/taikyoku.toml",
+        include_str!("../setups/taikyoku.toml"),
+    ),
 ];
 
 impl DataDir {
@@ -134,13 +140,16 @@ impl Game {
         let (name, text) = data.read(game_file)?;
         let src = Source::new(&name, &text);
         let raw: RawGame = src.parse_toml()?;
-        if let Some(end) = &raw.end {
-            if end.get_ref() != "last_royal_captured" {
-                return Err(src.error_span(
-                    &end.span(),
-                    format!("unknown end rule {:?}: expected \"last_royal_captured\"", end.get_ref()),
-                ));
-            }
+        if let Some(end) = &raw.end
+            && end.get_ref() != "last_royal_captured"
+        {
+            return Err(src.error_span(
+                &end.span(),
+                format!(
+                    "unknown end rule {:?}: expected \"last_royal_captured\"",
+                    end.get_ref()
+                ),
+            ));
         }
         let (pname, ptext) = data.read(&raw.pieces)?;
         let catalogue = Catalogue::parse(&Source::new(&pname, &ptext))?;
@@ -155,7 +164,10 @@ impl Game {
                 "never" => Promotion::Never,
                 "zone" => Promotion::Zone {
                     depth: rs.promotion.depth.ok_or_else(|| {
-                        src.error_span(&span, format!("rule set {rs_name}: a zone promotion needs depth"))
+                        src.error_span(
+                            &span,
+                            format!("rule set {rs_name}: a zone promotion needs depth"),
+                        )
                     })?,
                     optional: rs.promotion.optional,
                     from_zone: rs.promotion.from_zone,
@@ -180,11 +192,17 @@ impl Game {
             };
             let mut readings = Vec::new();
             for r in rs.readings {
-                let used = catalogue.kinds.iter().any(|k| k.overrides.contains_key(r.get_ref()));
+                let used = catalogue
+                    .kinds
+                    .iter()
+                    .any(|k| k.overrides.contains_key(r.get_ref()));
                 if !used {
                     return Err(src.error_span(
                         &r.span(),
-                        format!("rule set {rs_name}: no piece in {pname} has [piece.rules.{}]", r.get_ref()),
+                        format!(
+                            "rule set {rs_name}: no piece in {pname} has [piece.rules.{}]",
+                            r.get_ref()
+                        ),
                     ));
                 }
                 readings.push(r.into_inner());
@@ -213,7 +231,11 @@ impl Game {
                         "piece {}: [piece.rules.{name}] is not read by any rule set of {} (rule sets: {})",
                         k.code,
                         raw.name,
-                        rule_sets.iter().map(|r| r.name.as_str()).collect::<Vec<_>>().join(", ")
+                        rule_sets
+                            .iter()
+                            .map(|r| r.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     );
                     return Err(e);
                 }
@@ -222,7 +244,10 @@ impl Game {
         if !rule_sets.iter().any(|r| &r.name == raw.default.get_ref()) {
             return Err(src.error_span(
                 &raw.default.span(),
-                format!("default rule set {:?} is not defined", raw.default.get_ref()),
+                format!(
+                    "default rule set {:?} is not defined",
+                    raw.default.get_ref()
+                ),
             ));
         }
         Ok(Game {
@@ -292,7 +317,12 @@ impl Rules {
             .cloned()
             .ok_or_else(|| RulesError::UnknownRuleSet {
                 name: rule_set.to_string(),
-                known: game.rule_sets.iter().map(|r| r.name.clone()).collect::<Vec<_>>().join(", "),
+                known: game
+                    .rule_sets
+                    .iter()
+                    .map(|r| r.name.clone())
+                    .collect::<Vec<_>>()
+                    .join(", "),
             })?;
         let dims = game.setup.dims;
         let readings: Vec<Reading> = game
@@ -301,15 +331,21 @@ impl Rules {
             .iter()
             .map(|k| game.reading(k, &rs))
             .collect();
-        let pad = readings.iter().map(|r| movegen::reach(&r.patterns)).max().unwrap_or(1);
+        let pad = readings
+            .iter()
+            .map(|r| movegen::reach(&r.patterns))
+            .max()
+            .unwrap_or(1);
         let stride = dims.files as usize + 2 * pad;
         let board_max = dims.files.max(dims.ranks);
         let mut compiled = Vec::with_capacity(readings.len());
         for (k, r) in game.catalogue.kinds.iter().zip(&readings) {
             let c = |side| {
-                Compiled::new(&r.patterns, side, stride, board_max).map_err(|message| RulesError::Piece {
-                    code: k.code.clone(),
-                    message: format!("movement {:?}: {message}", r.betza),
+                Compiled::new(&r.patterns, side, stride, board_max).map_err(|message| {
+                    RulesError::Piece {
+                        code: k.code.clone(),
+                        message: format!("movement {:?}: {message}", r.betza),
+                    }
                 })
             };
             if r.betza.contains('x') && k.rank.is_none() {
@@ -328,7 +364,12 @@ impl Rules {
         let kinds = KindTable {
             compiled,
             promotes: readings.iter().map(|r| r.promotes_to.is_some()).collect(),
-            rank: game.catalogue.kinds.iter().map(|k| k.rank.unwrap_or(u8::MAX)).collect(),
+            rank: game
+                .catalogue
+                .kinds
+                .iter()
+                .map(|k| k.rank.unwrap_or(u8::MAX))
+                .collect(),
             squares,
             zone,
         };
@@ -434,9 +475,12 @@ impl Rules {
     /// The squares a move removes pieces from, in the order met.
     pub fn captures(&self, pos: &Position, m: &Move) -> Vec<Square> {
         let mut out = Vec::new();
-        movegen::for_each_capture(pos, m, self.rule_set.params.range.captures_flown_over, |i| {
-            out.push(pos.square_of(i))
-        });
+        movegen::for_each_capture(
+            pos,
+            m,
+            self.rule_set.params.range.captures_flown_over,
+            |i| out.push(pos.square_of(i)),
+        );
         out
     }
 
@@ -448,22 +492,27 @@ impl Rules {
         let mover = pos.cell(from);
         let mut removed: [usize; 40] = [0; 40];
         let mut n = 0;
-        movegen::for_each_capture(pos, m, self.rule_set.params.range.captures_flown_over, |i| {
-            if n < removed.len() {
-                removed[n] = i;
-                n += 1;
-            }
-        });
+        movegen::for_each_capture(
+            pos,
+            m,
+            self.rule_set.params.range.captures_flown_over,
+            |i| {
+                if n < removed.len() {
+                    removed[n] = i;
+                    n += 1;
+                }
+            },
+        );
         for &i in &removed[..n] {
             pos.put_index(i, EMPTY, &royal);
         }
         pos.put_index(from, EMPTY, &royal);
         let mut piece = decode(mover).expect("a move starts from a piece");
-        if m.promotes() {
-            if let Some(k) = self.readings[piece.kind as usize].promotes_to {
-                piece.kind = k;
-                piece.promoted = true;
-            }
+        if m.promotes()
+            && let Some(k) = self.readings[piece.kind as usize].promotes_to
+        {
+            piece.kind = k;
+            piece.promoted = true;
         }
         pos.put_index(to, encode(piece), &royal);
         pos.set_to_move(pos.to_move().opponent());
@@ -513,7 +562,13 @@ impl Rules {
         self.perft_inner(pos, depth, &mut bufs, &mut scratch)
     }
 
-    fn perft_inner(&self, pos: &Position, depth: u32, bufs: &mut [Vec<Move>], scratch: &mut Scratch) -> u64 {
+    fn perft_inner(
+        &self,
+        pos: &Position,
+        depth: u32,
+        bufs: &mut [Vec<Move>],
+        scratch: &mut Scratch,
+    ) -> u64 {
         if depth == 0 {
             return 1;
         }
@@ -553,7 +608,15 @@ impl Rules {
             if c != EMPTY && c != crate::position::OFF && crate::position::cell_side(c) == them {
                 out.clear();
                 trace.clear();
-                movegen::piece_moves_traced(pos, idx, &self.rule_set.params, &self.kinds, scratch, &mut out, Some(&mut trace));
+                movegen::piece_moves_traced(
+                    pos,
+                    idx,
+                    &self.rule_set.params,
+                    &self.kinds,
+                    scratch,
+                    &mut out,
+                    Some(&mut trace),
+                );
                 count[idx] = out.len() as u32;
                 base += out.len() as u64;
                 reads.extend(trace.iter().map(|&r| (r, idx)));
@@ -578,7 +641,12 @@ impl Rules {
             changed.clear();
             changed.push(pos.index(m.from));
             changed.push(pos.index(m.to));
-            movegen::for_each_capture(pos, m, self.rule_set.params.range.captures_flown_over, |i| changed.push(i));
+            movegen::for_each_capture(
+                pos,
+                m,
+                self.rule_set.params.range.captures_flown_over,
+                |i| changed.push(i),
+            );
             self.play_unchecked(&mut child, m);
             if child.outcome().is_some() {
                 continue;
@@ -594,7 +662,14 @@ impl Rules {
                     n -= count[piece] as i64;
                     if child.cell(piece) == cells[piece] {
                         out.clear();
-                        movegen::piece_moves(&child, piece, &self.rule_set.params, &self.kinds, scratch, &mut out);
+                        movegen::piece_moves(
+                            &child,
+                            piece,
+                            &self.rule_set.params,
+                            &self.kinds,
+                            scratch,
+                            &mut out,
+                        );
                         n += out.len() as i64;
                     }
                 }
@@ -612,7 +687,11 @@ impl Rules {
             .map(|m| {
                 let mut child = pos.clone();
                 self.play_unchecked(&mut child, &m);
-                let n = if depth <= 1 { 1 } else { self.perft(&child, depth - 1) };
+                let n = if depth <= 1 {
+                    1
+                } else {
+                    self.perft(&child, depth - 1)
+                };
                 (m, n)
             })
             .collect()

@@ -78,11 +78,16 @@ impl Setup {
         let mut taken: BTreeMap<Square, usize> = BTreeMap::new();
         for (side, list) in [(Side::Black, &black), (Side::White, &white)] {
             for &(x, y, kind, at) in list {
-                let sq = dims.square(x, y).expect("rows were checked against the board");
+                let sq = dims
+                    .square(x, y)
+                    .expect("rows were checked against the board");
                 if taken.insert(sq, at).is_some() {
                     return Err(src.error_at(
                         at,
-                        format!("square {} is already taken by the other side", dims.square_name(sq)),
+                        format!(
+                            "square {} is already taken by the other side",
+                            dims.square_name(sq)
+                        ),
                     ));
                 }
                 pieces.push((
@@ -152,7 +157,11 @@ impl Setup {
         if rows.is_empty() || rows.len() > dims.ranks as usize {
             return Err(src.error_span(
                 &s.span(),
-                format!("expected 1 to {} rows of pieces, found {}", dims.ranks, rows.len()),
+                format!(
+                    "expected 1 to {} rows of pieces, found {}",
+                    dims.ranks,
+                    rows.len()
+                ),
             ));
         }
         let n = rows.len();
@@ -161,7 +170,11 @@ impl Setup {
             if row.len() != dims.files as usize {
                 return Err(src.error_at(
                     row[0].0,
-                    format!("this row has {} squares; expected {} (one code or '.' per file)", row.len(), dims.files),
+                    format!(
+                        "this row has {} squares; expected {} (one code or '.' per file)",
+                        row.len(),
+                        dims.files
+                    ),
                 ));
             }
             let y = (n - 1 - r) as i32;
@@ -170,7 +183,12 @@ impl Setup {
                     continue;
                 }
                 let kind = catalogue.by_code(code).ok_or_else(|| {
-                    src.error_at(at, format!("unknown piece code {code:?}; expected a code from the catalogue or '.'"))
+                    src.error_at(
+                        at,
+                        format!(
+                            "unknown piece code {code:?}; expected a code from the catalogue or '.'"
+                        ),
+                    )
                 })?;
                 out.push((x as i32, y, kind, at));
             }
@@ -217,7 +235,12 @@ betza = "fW"
         let s = setup(GOOD).unwrap();
         assert_eq!(s.pieces.len(), 6);
         let d = s.dims;
-        let at = |x, y| s.pieces.iter().find(|p| p.0 == d.square(x, y).unwrap()).map(|p| p.1);
+        let at = |x, y| {
+            s.pieces
+                .iter()
+                .find(|p| p.0 == d.square(x, y).unwrap())
+                .map(|p| p.1)
+        };
         assert_eq!(at(1, 0).unwrap().side, Side::Black);
         assert_eq!(at(0, 1).unwrap().kind, 1);
         assert_eq!(at(1, 3).unwrap().side, Side::White);
@@ -233,7 +256,11 @@ betza = "fW"
         assert!(e.message.contains("has 2 squares; expected 3"), "{e}");
         assert_eq!(e.line, 6);
         let e = setup(&GOOD.replace("P . P", "P . .")).unwrap_err();
-        assert!(e.message.contains("has 1 Pawn (P) per side, but the catalogue says count = 2"), "{e}");
+        assert!(
+            e.message
+                .contains("has 1 Pawn (P) per side, but the catalogue says count = 2"),
+            "{e}"
+        );
         let e = setup(&GOOD.replace("ranks = 4", "ranks = 3")).unwrap_err();
         assert!(e.message.contains("already taken"), "{e}");
         let e = setup(&GOOD.replace("\"rotate\"", "\"spin\"")).unwrap_err();

@@ -42,8 +42,19 @@ pub fn position(r: &Rules, to_move: Side, pieces: &[(&str, Side, i32, i32)]) -> 
             Some(c) => (true, c),
             None => (false, code),
         };
-        let kind = r.catalogue().by_code(code).unwrap_or_else(|| panic!("no piece {code}"));
-        r.put(&mut p, sq(r, x, y), Some(Piece { kind, side, promoted }));
+        let kind = r
+            .catalogue()
+            .by_code(code)
+            .unwrap_or_else(|| panic!("no piece {code}"));
+        r.put(
+            &mut p,
+            sq(r, x, y),
+            Some(Piece {
+                kind,
+                side,
+                promoted,
+            }),
+        );
     }
     p.set_to_move(to_move);
     p
@@ -64,12 +75,18 @@ pub fn moves_at(r: &Rules, p: &Position, x: i32, y: i32) -> Vec<Move> {
 
 /// The destinations of the piece on (x, y), as (x, y) pairs.
 pub fn dests(r: &Rules, p: &Position, x: i32, y: i32) -> BTreeSet<(i32, i32)> {
-    moves_at(r, p, x, y).iter().map(|m| r.dims().xy(m.to)).collect()
+    moves_at(r, p, x, y)
+        .iter()
+        .map(|m| r.dims().xy(m.to))
+        .collect()
 }
 
 /// Destinations relative to (x, y), as (dx, dy) pairs.
 pub fn rel(r: &Rules, p: &Position, x: i32, y: i32) -> BTreeSet<(i32, i32)> {
-    dests(r, p, x, y).into_iter().map(|(a, b)| (a - x, b - y)).collect()
+    dests(r, p, x, y)
+        .into_iter()
+        .map(|(a, b)| (a - x, b - y))
+        .collect()
 }
 
 pub fn set(v: &[(i32, i32)]) -> BTreeSet<(i32, i32)> {

@@ -1,0 +1,228 @@
+//! The command line, run as a user runs it.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_taikyoku"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+fn ok(args: &[&str]) -> String {
+    let o = run(args);
+    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    stdout(&o)
+}
+
+fn fails(args: &[&str]) -> String {
+    let o = run(args);
+    assert!(!o.status.success(), "{args:?} should fail");
+    assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+    stderr(&o)
+}
+
+#[test]
+fn every_command_has_help() {
+    for cmd in [
+        "play", "piece", "pieces", "moves", "perft", "rules", "board",
+    ] {
+        let out = ok(&[cmd, "--help"]);
+        assert!(out.contains("Usage: taikyoku"), "{cmd}: {out}");
+        assert!(out.contains("--rules") || cmd == "rules", "{cmd}");
+    }
+    assert!(ok(&["--help"]).contains("perft"));
+}
+
+#[test]
+fn piece_card_and_json() {
+    let card = ok(&["piece", "lion"]);
+    for want in [
+        "獅子",
+        "Lion (LN)",
+        "Movement (Betza): KNAD(cK-K)(K-bK)",
+        "Promotes to:",
+        "Furious Fiend",
+        "☖",
+        "☆",
+    ] {
+        assert!(card.contains(want), "missing {want:?} in\n{card}");
+    }
+    let j: serde_json::Value =
+        serde_json::from_str(&ok(&["piece", "Ram's head soldier", "--json"])).unwrap();
+    assert_eq!(j["code"], "HE");
+    assert_eq!(j["kanji"], "羊兵");
+    assert_eq!(j["at"], serde_json::json!([17, 17]));
+    assert_eq!(j["betza"], "bWfB");
+    assert_eq!(j["promotes_to"], "TGS");
+    // One step back, and the forward diagonals to the edge: 18 + 17 squares.
+    assert_eq!(j["destinations"].as_array().unwrap().len(), 1 + 18 + 17);
+    let j: serde_json::Value = serde_json::from_str(&ok(&[
+        "piece", "K", "--json", "--at", "0,0", "--rules", "atsa",
+    ]))
+    .unwrap();
+    assert_eq!(
+        j["destinations"],
+        serde_json::json!([[1, 0], [2, 0], [0, 1], [1, 1], [0, 2], [2, 2]])
+    );
+    assert_eq!(j["promotes_to"], serde_json::Value::Null);
+    // The kanji and an alias work as names.
+    assert!(ok(&["piece", "麒麟"]).contains("Kirin"));
+    let e = fails(&["piece", "lyon"]);
+    assert!(
+        e.contains("no piece is called \"lyon\"") && e.contains("Lion (LN)"),
+        "{e}"
+    );
+    let e = fails(&["piece", "K", "--json", "--at", "40,1"]);
+    assert!(e.contains("off the"), "{e}");
+}
+
+#[test]
+fn moves_json_and_text() {
+    let j: serde_json::Value = serde_json::from_str(&ok(&["moves", "--json"])).unwrap();
+    let moves = j["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 265);
+    let m = &moves[0];
+    for key in ["from", "to", "path", "captures", "promotes", "notation"] {
+        assert!(m.get(key).is_some(), "{key}");
+    }
+    let text = ok(&["moves", "--rules", "atsa"]);
+    assert!(text.trim_end().ends_with("488 moves for black"), "{text}");
+    let e = fails(&["moves", "--rules", "nonesuch"]);
+    assert!(
+        e.contains("unknown rule set \"nonesuch\"") && e.contains("wikipedia"),
+        "{e}"
+    );
+}
+
+#[test]
+fn perft_prints_the_count_last() {
+    assert_eq!(ok(&["perft", "2"]).trim(), "70202");
+    let divided = ok(&["perft", "2", "--divide", "--rules", "umebayashi"]);
+    assert_eq!(divided.lines().last().unwrap(), "88672");
+    assert_eq!(divided.lines().count(), 301 + 1);
+}
+
+#[test]
+fn positions_round_trip_through_the_command_line() {
+    let out = ok(&[
+        "moves",
+        "--position-out",
+        "--after",
+        "P19.26-19.25",
+        "--after",
+        "P18.11-18.12",
+    ]);
+    let pos = out.lines().next().unwrap().to_string();
+    assert!(pos.ends_with(" b 2"), "{pos}");
+    let again = ok(&["moves", "--position-out", "--position", &pos]);
+    assert_eq!(again.lines().next().unwrap(), pos);
+    let dir = std::env::temp_dir().join(format!("taikyoku-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("pos.json");
+    std::fs::write(
+        &file,
+        r#"{"to_move": "black", "pieces": [{"piece": "King", "side": "black", "at": [0, 0]}, {"piece": "king", "side": "white", "at": [35, 35]}]}"#,
+    )
+    .unwrap();
+    let out = ok(&["moves", "--position", file.to_str().unwrap()]);
+    assert!(out.trim_end().ends_with("6 moves for black"), "{out}");
+    std::fs::write(
+        &file,
+        "{\"to_move\": \"black\",\n\"pieces\": [{\"piece\": \"Kong\"}]}",
+    )
+    .unwrap();
+    let e = fails(&["moves", "--position", file.to_str().unwrap()]);
+    assert!(e.contains("pos.json:2:"), "{e}");
+    let e = fails(&["moves", "--position", "l,wt/3 b"]);
+    assert!(e.contains("ranks"), "{e}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn rules_lists_the_rule_sets_and_their_differences() {
+    let out = ok(&["rules"]);
+    for want in [
+        "wikipedia (default)",
+        "umebayashi",
+        "atsa",
+        "(VB)",
+        "(FR)",
+        "(LN)",
+    ] {
+        assert!(out.contains(want), "missing {want} in {out}");
+    }
+    let one = ok(&["rules", "umebayashi"]);
+    assert!(
+        one.contains("umebayashi") && !one.contains("\natsa"),
+        "{one}"
+    );
+    assert!(fails(&["rules", "nope"]).contains("unknown rule set"));
+}
+
+/// A copy of the data directory with one file replaced.
+fn data_with(file: &str, edit: impl Fn(&str) -> String) -> std::path::PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = std::env::temp_dir().join(format!(
+        "taikyoku-data-{}-{}",
+        std::process::id(),
+        file.replace('/', "_")
+    ));
+    for f in ["rules/taikyoku.toml", "pieces.toml", "setups/taikyoku.toml"] {
+        let to = dir.join(f);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        let text = std::fs::read_to_string(root.join(f)).unwrap();
+        std::fs::write(&to, if f == file { edit(&text) } else { text }).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn malformed_data_is_reported_with_file_line_and_column() {
+    let dir = data_with("pieces.toml", |t| {
+        t.replacen("betza = \"fW\"", "betza = \"fWq\"", 1)
+    });
+    let e = fails(&["--data", dir.to_str().unwrap(), "perft", "1"]);
+    assert!(
+        e.contains("pieces.toml:") && e.contains("unsupported modifier 'q'"),
+        "{e}"
+    );
+    let line = e.split(':').nth(2).unwrap();
+    assert!(line.parse::<usize>().is_ok(), "{e}");
+    let dir = data_with("setups/taikyoku.toml", |t| t.replacen("GB ", "XX ", 1));
+    let e = fails(&["--data", dir.to_str().unwrap(), "perft", "1"]);
+    assert!(
+        e.contains("taikyoku.toml:16:41:") && e.contains("unknown piece code \"XX\""),
+        "{e}"
+    );
+    let dir = data_with("setups/taikyoku.toml", |t| t.replacen("GB ", ".  ", 1));
+    let e = fails(&["--data", dir.to_str().unwrap(), "perft", "1"]);
+    assert!(
+        e.contains("Go Between (GB) per side, but the catalogue says count = 2"),
+        "{e}"
+    );
+    let dir = data_with("rules/taikyoku.toml", |t| {
+        t.replace("trigger = \"capture\"", "trigger = \"sometimes\"")
+    });
+    let e = fails(&["--data", dir.to_str().unwrap(), "perft", "1"]);
+    assert!(e.contains("unknown promotion trigger"), "{e}");
+    let dir = data_with("pieces.toml", |t| {
+        t.replacen("[piece.rules.atsa]", "[piece.rules.atsaa]", 1)
+    });
+    let e = fails(&["--data", dir.to_str().unwrap(), "perft", "1"]);
+    assert!(
+        e.contains("[piece.rules.atsaa] is not read by any rule set"),
+        "{e}"
+    );
+    let e = fails(&["--data", "/nonexistent", "perft", "1"]);
+    assert!(e.contains("cannot read"), "{e}");
+}

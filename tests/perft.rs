@@ -1,0 +1,79 @@
+//! Perft regression numbers from the opening, and the incremental leaf count checked against
+//! plain move generation on positions from random games.
+
+mod common;
+use common::*;
+use taikyoku::position::Position;
+use taikyoku::rules::Rules;
+
+/// Numbers computed by this program; the atsa ones agree with ATSA's own engine (their
+/// TypeScript engine run on the same position, regenerating every piece's moves).
+#[test]
+fn perft_from_the_opening() {
+    for (name, expected) in [
+        ("wikipedia", [265u64, 70_202]),
+        ("umebayashi", [301, 88_672]),
+        ("atsa", [488, 237_796]),
+    ] {
+        let r = rules(name);
+        let p = r.start_position();
+        assert_eq!(r.perft(&p, 1), expected[0], "{name} perft 1");
+        assert_eq!(r.perft(&p, 2), expected[1], "{name} perft 2");
+    }
+}
+
+#[test]
+fn perft_3_from_the_opening() {
+    let r = rules("atsa");
+    assert_eq!(r.perft(&r.start_position(), 3), 124_467_110);
+    let r = rules("wikipedia");
+    assert_eq!(r.perft(&r.start_position(), 3), WIKIPEDIA_PERFT_3);
+}
+
+const WIKIPEDIA_PERFT_3: u64 = 23_458_313;
+
+/// A small deterministic generator for reproducible random games.
+struct Lcg(u64);
+impl Lcg {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) as usize) % n
+    }
+}
+
+fn random_game(r: &Rules, seed: u64, plies: usize) -> Vec<Position> {
+    let mut rng = Lcg(seed);
+    let mut p = r.start_position();
+    let mut seen = vec![p.clone()];
+    for _ in 0..plies {
+        let moves = r.legal_moves(&p);
+        if moves.is_empty() {
+            break;
+        }
+        let m = moves[rng.below(moves.len())];
+        r.play_unchecked(&mut p, &m);
+        seen.push(p.clone());
+    }
+    seen
+}
+
+#[test]
+fn incremental_leaf_count_equals_generation() {
+    for name in ["wikipedia", "umebayashi", "atsa"] {
+        let r = rules(name);
+        for seed in 1..=3 {
+            for (i, p) in random_game(r, seed, 300).iter().enumerate().step_by(37) {
+                let mut plain = 0u64;
+                for m in r.legal_moves(p) {
+                    let mut c = p.clone();
+                    r.play_unchecked(&mut c, &m);
+                    plain += r.legal_moves(&c).len() as u64;
+                }
+                assert_eq!(r.perft(p, 2), plain, "{name} seed {seed} ply {i}");
+            }
+        }
+    }
+}
