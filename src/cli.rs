@@ -20,6 +20,9 @@ pub struct Cli {
     /// copy built into the program.
     #[arg(long, global = true, value_name = "DIR")]
     pub data: Option<PathBuf>,
+    /// Rule set: wikipedia (default), umebayashi or atsa (see `taikyoku rules`).
+    #[arg(long, short = 'r', global = true, value_name = "NAME")]
+    pub rules: Option<String>,
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -31,7 +34,7 @@ pub enum Command {
     /// Show a piece's card: names, movement, promotion, sources and a move diagram.
     Piece(PieceArgs),
     /// List every piece kind.
-    Pieces(RulesArg),
+    Pieces,
     /// List the legal moves of the side to move.
     Moves(MovesArgs),
     /// Count the move sequences of a given length (performance test and regression check).
@@ -43,16 +46,7 @@ pub enum Command {
 }
 
 #[derive(Args, Debug, Clone)]
-pub struct RulesArg {
-    /// Rule set: wikipedia (default), umebayashi or atsa (see `taikyoku rules`).
-    #[arg(long, short = 'r', value_name = "NAME")]
-    pub rules: Option<String>,
-}
-
-#[derive(Args, Debug, Clone)]
 pub struct PositionArgs {
-    #[command(flatten)]
-    pub rules: RulesArg,
     /// A position string, or a file holding one or a JSON position (default: the opening).
     #[arg(long, short = 'p', value_name = "POSITION")]
     pub position: Option<String>,
@@ -65,14 +59,22 @@ pub struct PlayArgs {
     /// Show pieces by their ASCII codes instead of kanji.
     #[arg(long)]
     pub ascii: bool,
+    /// Colour theme: default, high-contrast or colour-blind (also `theme = "…"` in config.toml).
+    #[arg(long, value_name = "NAME")]
+    pub theme: Option<String>,
+}
+
+/// How to open the terminal game.
+#[derive(Debug, Clone, Default)]
+pub struct PlayOptions {
+    pub ascii: bool,
+    pub theme: Option<String>,
 }
 
 #[derive(Args, Debug)]
 pub struct PieceArgs {
     /// Code, English name (any case; spaces, hyphens and apostrophes optional), alias or kanji.
     pub name: String,
-    #[command(flatten)]
-    pub rules: RulesArg,
     /// Square for --json destinations, as x,y (0-based from Black's left and back rank).
     #[arg(long, value_name = "X,Y", default_value = "17,17")]
     pub at: String,
@@ -131,12 +133,9 @@ pub fn load_game(data: &Option<PathBuf>) -> Result<Game, CliError> {
     Ok(Game::load(&data_dir(data), "rules/taikyoku.toml")?)
 }
 
-pub fn load_rules(data: &Option<PathBuf>, rules: &RulesArg) -> Result<Rules, CliError> {
+pub fn load_rules(data: &Option<PathBuf>, rules: &Option<String>) -> Result<Rules, CliError> {
     let game = load_game(data)?;
-    let name = rules
-        .rules
-        .clone()
-        .unwrap_or_else(|| game.default_rules.clone());
+    let name = rules.clone().unwrap_or_else(|| game.default_rules.clone());
     Ok(Rules::new(game, &name)?)
 }
 
@@ -159,27 +158,32 @@ fn out(s: &str) -> Result<(), CliError> {
 /// Runs a parsed command line. `play` opens the terminal game.
 pub fn run(
     cli: Cli,
-    play: impl FnOnce(Rules, Position, bool) -> Result<(), CliError>,
+    play: impl FnOnce(Rules, Position, PlayOptions) -> Result<(), CliError>,
 ) -> Result<(), CliError> {
     let data = cli.data.clone();
+    let rs = cli.rules.clone();
     match cli.command {
         None => {
-            let rules = load_rules(&data, &RulesArg { rules: None })?;
+            let rules = load_rules(&data, &rs)?;
             let pos = rules.start_position();
-            play(rules, pos, false)
+            play(rules, pos, PlayOptions::default())
         }
         Some(Command::Play(a)) => {
-            let rules = load_rules(&data, &a.position.rules)?;
+            let rules = load_rules(&data, &rs)?;
             let pos = load_position(&rules, &a.position)?;
-            play(rules, pos, a.ascii)
+            let options = PlayOptions {
+                ascii: a.ascii,
+                theme: a.theme,
+            };
+            play(rules, pos, options)
         }
-        Some(Command::Piece(a)) => piece(&data, a),
-        Some(Command::Pieces(a)) => pieces(&data, a),
-        Some(Command::Moves(a)) => moves(&data, a),
-        Some(Command::Perft(a)) => perft(&data, a),
+        Some(Command::Piece(a)) => piece(&data, &rs, a),
+        Some(Command::Pieces) => pieces(&data, &rs),
+        Some(Command::Moves(a)) => moves(&data, &rs, a),
+        Some(Command::Perft(a)) => perft(&data, &rs, a),
         Some(Command::Rules(a)) => rules_cmd(&data, a),
         Some(Command::Board(a)) => {
-            let rules = load_rules(&data, &a.rules)?;
+            let rules = load_rules(&data, &rs)?;
             let pos = load_position(&rules, &a)?;
             out(&board_text(&rules, &pos))
         }
@@ -251,8 +255,8 @@ pub fn lone_destinations(
     Ok(to)
 }
 
-fn piece(data: &Option<PathBuf>, a: PieceArgs) -> Result<(), CliError> {
-    let rules = load_rules(data, &a.rules)?;
+fn piece(data: &Option<PathBuf>, rs: &Option<String>, a: PieceArgs) -> Result<(), CliError> {
+    let rules = load_rules(data, rs)?;
     let k = find_piece(&rules, &a.name)?;
     let kind = rules.catalogue().kind(k);
     let reading = &rules.readings[k as usize];
@@ -402,8 +406,8 @@ pub fn capture_words(rules: &Rules, k: KindId) -> String {
     ways.join("; ")
 }
 
-fn pieces(data: &Option<PathBuf>, a: RulesArg) -> Result<(), CliError> {
-    let rules = load_rules(data, &a)?;
+fn pieces(data: &Option<PathBuf>, rs: &Option<String>) -> Result<(), CliError> {
+    let rules = load_rules(data, rs)?;
     let cat = rules.catalogue();
     for k in &cat.kinds {
         let r = &rules.readings[k.id as usize];
@@ -425,8 +429,8 @@ fn pieces(data: &Option<PathBuf>, a: RulesArg) -> Result<(), CliError> {
     Ok(())
 }
 
-fn moves(data: &Option<PathBuf>, a: MovesArgs) -> Result<(), CliError> {
-    let rules = load_rules(data, &a.position.rules)?;
+fn moves(data: &Option<PathBuf>, rs: &Option<String>, a: MovesArgs) -> Result<(), CliError> {
+    let rules = load_rules(data, rs)?;
     let mut pos = load_position(&rules, &a.position)?;
     for m in &a.after {
         let mv = notation::parse_move(&rules, &pos, m)?;
@@ -474,8 +478,8 @@ fn moves(data: &Option<PathBuf>, a: MovesArgs) -> Result<(), CliError> {
     out(&format!("{} moves for {}", moves.len(), pos.to_move()))
 }
 
-fn perft(data: &Option<PathBuf>, a: PerftArgs) -> Result<(), CliError> {
-    let rules = load_rules(data, &a.position.rules)?;
+fn perft(data: &Option<PathBuf>, rs: &Option<String>, a: PerftArgs) -> Result<(), CliError> {
+    let rules = load_rules(data, rs)?;
     let pos = load_position(&rules, &a.position)?;
     if a.divide {
         let mut total = 0;

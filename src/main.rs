@@ -1,13 +1,22 @@
-//! The `taikyoku` binary: the command line of the library, plus the terminal game.
+//! The `taikyoku` binary: the library's command line, and the terminal game (which is the
+//! only terminal code, so it lives here and not in the library).
+
+mod tui;
 
 use clap::Parser;
 use taikyoku::cli::{self, Cli, CliError};
 
 fn main() {
     let cli = Cli::parse();
-    let result = cli::run(cli, |rules, pos, _ascii| {
-        println!("{}", cli::board_text(&rules, &pos));
-        Ok::<(), CliError>(())
+    let result = cli::run(cli, |rules, pos, options| {
+        tui::run(
+            rules,
+            pos,
+            tui::Options {
+                ascii: options.ascii,
+                theme: options.theme,
+            },
+        )
     });
     if let Err(CliError(msg)) = result {
         eprintln!("taikyoku: {msg}");

@@ -288,6 +288,19 @@ pub struct Scratch {
     stamp: Vec<u32>,
     epoch: u32,
     keys: Vec<(usize, u64)>,
+    /// Keep every path of a multi-leg move (for entering and checking a chosen path), not
+    /// one per result.
+    all_paths: bool,
+}
+
+impl Scratch {
+    /// Buffers for generating every path of multi-leg moves.
+    pub(crate) fn all_paths() -> Scratch {
+        Scratch {
+            all_paths: true,
+            ..Scratch::default()
+        }
+    }
 }
 
 struct Ctx<'a> {
@@ -693,9 +706,13 @@ fn dedup(out: &mut Vec<Move>, start: usize, keys: &[(usize, u64)], scratch: &mut
             while keys.peek().is_some_and(|&&(i, _)| i < read) {
                 keys.next();
             }
-            keys.peek()
-                .filter(|&&&(i, _)| i == read)
-                .map_or(0, |&&(_, k)| k)
+            if scratch.all_paths {
+                m.path().iter().fold(0u64, |k, s| k << 14 | (s.0 as u64 + 1))
+            } else {
+                keys.peek()
+                    .filter(|&&&(i, _)| i == read)
+                    .map_or(0, |&&(_, k)| k)
+            }
         } else {
             0
         };

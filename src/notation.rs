@@ -514,12 +514,14 @@ pub fn parse_move(rules: &Rules, pos: &Position, text: &str) -> Result<Move, Not
             o.reason.describe()
         ));
     }
-    let all = rules.moves_from(pos, from);
-    let mut fits: Vec<Move> = all
-        .iter()
-        .copied()
-        .filter(|m| m.to == to && (stops.is_empty() || m.path() == stops))
-        .collect();
+    // Any path the piece can take is accepted; without stops, the move as listed.
+    let all = rules.moves_from_all_paths(pos, from);
+    let listed = rules.moves_from(pos, from);
+    let mut fits: Vec<Move> = if stops.is_empty() {
+        listed.iter().copied().filter(|m| m.to == to).collect()
+    } else {
+        all.iter().copied().filter(|m| m.to == to && m.path() == stops).collect()
+    };
     if fits.is_empty() {
         let why = if all.is_empty() {
             "it has no legal move".to_string()

@@ -472,6 +472,16 @@ impl Rules {
         out
     }
 
+    /// [`Rules::moves_from`] with every path of a multi-leg move, not one per result: a hook
+    /// move turning on either corner, a pass through any empty neighbour. For entering moves
+    /// leg by leg; every one of them is a legal move.
+    pub fn moves_from_all_paths(&self, pos: &Position, sq: Square) -> Vec<Move> {
+        let mut out = Vec::new();
+        let mut scratch = Scratch::all_paths();
+        movegen::piece_moves(pos, pos.index(sq), &self.rule_set.params, &self.kinds, &mut scratch, &mut out);
+        out
+    }
+
     /// The squares a move removes pieces from, in the order met.
     pub fn captures(&self, pos: &Position, m: &Move) -> Vec<Square> {
         let mut out = Vec::new();
@@ -529,7 +539,8 @@ impl Rules {
                 o.reason.describe()
             )));
         }
-        if !self.legal_moves(pos).contains(m) {
+        let own = pos.piece_at(m.from).is_some_and(|p| p.side == pos.to_move());
+        if !own || !self.moves_from_all_paths(pos, m.from).contains(m) {
             return Err(RulesError::Illegal("not one of the legal moves".into()));
         }
         self.play_unchecked(pos, m);

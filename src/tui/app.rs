@@ -1,0 +1,871 @@
+//! The terminal game's model and update: keys and mouse become actions, actions change the
+//! model. Nothing here touches the terminal, so all of it is tested without one.
+
+use super::keys::{Action, Keymap};
+use super::theme::Theme;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use taikyoku::catalogue::{KindId, Lookup};
+use taikyoku::geometry::{Side, Square, Vec2};
+use taikyoku::movegen::Move;
+use taikyoku::notation;
+use taikyoku::position::{EndReason, Outcome, Piece, Position};
+use taikyoku::rules::Rules;
+
+/// Square widths in terminal cells at each zoom level.
+pub const ZOOM_WIDTHS: [u16; 3] = [3, 4, 6];
+
+/// Overlay flags of a square.
+pub mod mark {
+    pub const QUIET: u8 = 1;
+    pub const CAPTURE: u8 = 2;
+    pub const JUMP: u8 = 4;
+    /// A piece taken on the way (lion step, igui) rather than at the destination.
+    pub const TAKEN_ON_WAY: u8 = 8;
+    /// A piece a range capturer flies over and removes.
+    pub const RANGE_VICTIM: u8 = 16;
+    pub const PROMOTE: u8 = 32;
+    /// A square where a multi-leg move can stop and go on.
+    pub const STOP: u8 = 64;
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PromptKind {
+    Find,
+    Goto,
+    Save,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConfirmKind {
+    Quit,
+    Resign,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Mode {
+    Normal,
+    Help,
+    Prompt(PromptKind, String),
+    Confirm(ConfirmKind),
+    /// The chosen move can be made with or without promotion.
+    Promote { yes: Move, no: Move },
+}
+
+/// How the board is shown.
+#[derive(Clone, Debug, PartialEq)]
+pub struct View {
+    pub zoom: usize,
+    pub flipped: bool,
+    /// Turn the board to the side to move after every move.
+    pub follow: bool,
+    pub ascii: bool,
+    /// The first board column and row (in screen orientation) in the viewport.
+    pub scroll: (i32, i32),
+}
+
+/// Where things are on screen, from the last layout (for the mouse and for scrolling).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Geometry {
+    /// Board squares area: left, top, visible columns and rows.
+    pub left: u16,
+    pub top: u16,
+    pub cols: i32,
+    pub rows: i32,
+    pub cell_w: u16,
+}
+
+/// A piece chosen to move, and the legs entered so far.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Selection {
+    pub from: Square,
+    pub legs: Vec<Square>,
+    /// Every legal move of the piece, by every path.
+    pub moves: Vec<Move>,
+}
+
+impl Selection {
+    /// The moves that go through the legs entered so far.
+    pub fn candidates(&self) -> impl Iterator<Item = &Move> {
+        self.moves.iter().filter(|m| m.path().starts_with(&self.legs))
+    }
+}
+
+/// The game being played: the start, the moves, the position after each, and redo.
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub positions: Vec<Position>,
+    pub moves: Vec<Move>,
+    pub notations: Vec<String>,
+    pub redo: Vec<Move>,
+    /// A resignation (not a move: undo takes it back).
+    pub resigned: Option<Side>,
+}
+
+impl Game {
+    pub fn new(start: Position) -> Game {
+        Game {
+            positions: vec![start],
+            moves: Vec::new(),
+            notations: Vec::new(),
+            redo: Vec::new(),
+            resigned: None,
+        }
+    }
+
+    pub fn current(&self) -> &Position {
+        self.positions.last().expect("a game has a position")
+    }
+}
+
+pub struct App {
+    pub rules: Rules,
+    pub game: Game,
+    pub cursor: (i32, i32),
+    pub view: View,
+    pub selection: Option<Selection>,
+    /// Overlay flags per square for the piece under the cursor (or the selection).
+    pub overlay: Vec<u8>,
+    /// The kind shown in the side panel when no piece is under the cursor (after a find).
+    pub inspect: Option<KindId>,
+    pub mode: Mode,
+    pub status: String,
+    pub warning: bool,
+    pub keymap: Keymap,
+    pub theme: Theme,
+    pub geom: Geometry,
+    pub quit: bool,
+}
+
+impl App {
+    pub fn new(rules: Rules, start: Position, keymap: Keymap, theme: Theme, ascii: bool) -> App {
+        let n = rules.dims().len();
+        let mut app = App {
+            game: Game::new(start),
+            rules,
+            cursor: (0, 0),
+            view: View {
+                zoom: 1,
+                flipped: false,
+                follow: false,
+                ascii,
+                scroll: (0, 0),
+            },
+            selection: None,
+            overlay: vec![0; n],
+            inspect: None,
+            mode: Mode::Normal,
+            status: String::new(),
+            warning: false,
+            keymap,
+            theme,
+            geom: Geometry::default(),
+            quit: false,
+        };
+        app.view.flipped = app.pos().to_move() == Side::White;
+        app.cursor = app.own_royal_square();
+        app.status = format!(
+            "{} to move. {} select, {} help.",
+            capital(app.pos().to_move().name()),
+            app.keymap.keys_of(Action::Select),
+            app.keymap.keys_of(Action::Help)
+        );
+        app.refresh_overlay();
+        app
+    }
+
+    pub fn pos(&self) -> &Position {
+        self.game.current()
+    }
+
+    pub fn dims(&self) -> taikyoku::geometry::Dims {
+        self.rules.dims()
+    }
+
+    /// The side to move's king (or first royal piece), else the middle of its side.
+    fn own_royal_square(&self) -> (i32, i32) {
+        let side = self.pos().to_move();
+        let cat = self.rules.catalogue();
+        self.pos()
+            .pieces()
+            .find(|(_, p)| p.side == side && cat.kind(p.kind).royal)
+            .map(|(s, _)| self.dims().xy(s))
+            .unwrap_or((self.dims().files as i32 / 2, if side == Side::Black { 0 } else { self.dims().ranks as i32 - 1 }))
+    }
+
+    pub fn cursor_square(&self) -> Square {
+        self.dims().square(self.cursor.0, self.cursor.1).expect("the cursor stays on the board")
+    }
+
+    pub fn outcome(&self) -> Option<Outcome> {
+        match self.game.resigned {
+            Some(loser) => Some(Outcome {
+                winner: loser.opponent(),
+                reason: EndReason::Resignation,
+            }),
+            None => self.rules.outcome(self.pos()),
+        }
+    }
+
+    /// Screen column and row of a board square.
+    pub fn to_screen(&self, x: i32, y: i32) -> (i32, i32) {
+        let d = self.dims();
+        if self.view.flipped {
+            (d.files as i32 - 1 - x, y)
+        } else {
+            (x, d.ranks as i32 - 1 - y)
+        }
+    }
+
+    pub fn from_screen(&self, c: i32, r: i32) -> (i32, i32) {
+        let d = self.dims();
+        if self.view.flipped {
+            (d.files as i32 - 1 - c, r)
+        } else {
+            (c, d.ranks as i32 - 1 - r)
+        }
+    }
+
+    /// Keeps the cursor inside the viewport, scrolling as little as possible.
+    pub fn scroll_to_cursor(&mut self) {
+        let (c, r) = self.to_screen(self.cursor.0, self.cursor.1);
+        let d = self.dims();
+        let (cols, rows) = (self.geom.cols.max(1), self.geom.rows.max(1));
+        let (mut sc, mut sr) = self.view.scroll;
+        let margin_c = (cols / 6).min(3);
+        let margin_r = (rows / 6).min(3);
+        if c < sc + margin_c {
+            sc = c - margin_c;
+        } else if c >= sc + cols - margin_c {
+            sc = c - cols + 1 + margin_c;
+        }
+        if r < sr + margin_r {
+            sr = r - margin_r;
+        } else if r >= sr + rows - margin_r {
+            sr = r - rows + 1 + margin_r;
+        }
+        self.view.scroll = (
+            sc.clamp(0, (d.files as i32 - cols).max(0)),
+            sr.clamp(0, (d.ranks as i32 - rows).max(0)),
+        );
+    }
+
+    /// Centres the viewport on the cursor.
+    pub fn center_on_cursor(&mut self) {
+        let (c, r) = self.to_screen(self.cursor.0, self.cursor.1);
+        self.view.scroll = (c - self.geom.cols / 2, r - self.geom.rows / 2);
+        self.scroll_to_cursor();
+    }
+
+    /// Records where the board is on screen (called before each draw and on resize).
+    pub fn set_geometry(&mut self, g: Geometry) {
+        let first = self.geom.cols == 0;
+        self.geom = g;
+        if first {
+            self.center_on_cursor();
+        } else {
+            self.scroll_to_cursor();
+        }
+    }
+
+    fn say(&mut self, s: impl Into<String>) {
+        self.status = s.into();
+        self.warning = false;
+    }
+
+    fn warn(&mut self, s: impl Into<String>) {
+        self.status = s.into();
+        self.warning = true;
+    }
+
+    /// Handles one key press.
+    pub fn on_key(&mut self, e: KeyEvent) {
+        // Windows also reports releases; only presses act.
+        if e.kind != KeyEventKind::Press {
+            return;
+        }
+        // Ctrl-C always quits at once (the terminal is in raw mode, so it arrives as a key).
+        if e.code == KeyCode::Char('c') && e.modifiers.contains(KeyModifiers::CONTROL) {
+            self.quit = true;
+            return;
+        }
+        match self.mode.clone() {
+            Mode::Help => self.mode = Mode::Normal,
+            Mode::Prompt(kind, mut text) => match e.code {
+                KeyCode::Esc => {
+                    self.mode = Mode::Normal;
+                    self.say("Cancelled.");
+                }
+                KeyCode::Enter => {
+                    self.mode = Mode::Normal;
+                    self.submit(kind, text.trim());
+                }
+                KeyCode::Backspace => {
+                    text.pop();
+                    self.mode = Mode::Prompt(kind, text);
+                }
+                KeyCode::Char(c) => {
+                    text.push(c);
+                    self.mode = Mode::Prompt(kind, text);
+                }
+                _ => {}
+            },
+            Mode::Confirm(kind) => match e.code {
+                KeyCode::Char('y') | KeyCode::Char('Y') => {
+                    self.mode = Mode::Normal;
+                    match kind {
+                        ConfirmKind::Quit => self.quit = true,
+                        ConfirmKind::Resign => self.resign(),
+                    }
+                }
+                _ => {
+                    self.mode = Mode::Normal;
+                    self.say("Cancelled.");
+                }
+            },
+            Mode::Promote { yes, no } => match e.code {
+                KeyCode::Char('y') | KeyCode::Char('Y') => {
+                    self.mode = Mode::Normal;
+                    self.play(yes);
+                }
+                KeyCode::Char('n') | KeyCode::Char('N') => {
+                    self.mode = Mode::Normal;
+                    self.play(no);
+                }
+                KeyCode::Esc => {
+                    self.mode = Mode::Normal;
+                    self.say("Cancelled: choose again.");
+                }
+                _ => self.say("Promote? y for yes, n for no, Esc to choose again."),
+            },
+            Mode::Normal => {
+                if let Some(a) = self.keymap.action(&e) {
+                    self.act(a);
+                }
+            }
+        }
+    }
+
+    /// Handles the mouse: click to select or choose, wheel to scroll.
+    pub fn on_mouse(&mut self, e: MouseEvent) {
+        if self.mode != Mode::Normal {
+            return;
+        }
+        match e.kind {
+            MouseEventKind::Down(MouseButton::Left) => {
+                if let Some((x, y)) = self.square_at(e.column, e.row) {
+                    self.cursor = (x, y);
+                    self.act(Action::Select);
+                }
+            }
+            MouseEventKind::ScrollUp => self.scroll(0, -3),
+            MouseEventKind::ScrollDown => self.scroll(0, 3),
+            MouseEventKind::ScrollLeft => self.scroll(-3, 0),
+            MouseEventKind::ScrollRight => self.scroll(3, 0),
+            _ => {}
+        }
+    }
+
+    /// The board square under a screen cell, from the last layout.
+    pub fn square_at(&self, col: u16, row: u16) -> Option<(i32, i32)> {
+        let g = self.geom;
+        if g.cell_w == 0 || col < g.left || row < g.top {
+            return None;
+        }
+        let c = ((col - g.left) / g.cell_w) as i32;
+        let r = (row - g.top) as i32;
+        if c >= g.cols || r >= g.rows {
+            return None;
+        }
+        let (x, y) = self.from_screen(c + self.view.scroll.0, r + self.view.scroll.1);
+        self.dims().contains(x, y).then_some((x, y))
+    }
+
+    /// Scrolls the viewport, keeping the cursor in it.
+    fn scroll(&mut self, dc: i32, dr: i32) {
+        let d = self.dims();
+        let (cols, rows) = (self.geom.cols.max(1), self.geom.rows.max(1));
+        let sc = (self.view.scroll.0 + dc).clamp(0, (d.files as i32 - cols).max(0));
+        let sr = (self.view.scroll.1 + dr).clamp(0, (d.ranks as i32 - rows).max(0));
+        self.view.scroll = (sc, sr);
+        let (c, r) = self.to_screen(self.cursor.0, self.cursor.1);
+        let (c, r) = (c.clamp(sc, sc + cols - 1), r.clamp(sr, sr + rows - 1));
+        let (x, y) = self.from_screen(c, r);
+        if (x, y) != self.cursor && d.contains(x, y) {
+            self.cursor = (x, y);
+            self.refresh_overlay();
+        }
+    }
+
+    /// Moves the cursor by screen direction (up is up on the screen, whatever the flip).
+    fn move_cursor(&mut self, dc: i32, dr: i32) {
+        let (c, r) = self.to_screen(self.cursor.0, self.cursor.1);
+        let d = self.dims();
+        let c = (c + dc).clamp(0, d.files as i32 - 1);
+        let r = (r + dr).clamp(0, d.ranks as i32 - 1);
+        self.cursor = self.from_screen(c, r);
+        self.scroll_to_cursor();
+        self.refresh_overlay();
+    }
+
+    pub fn act(&mut self, a: Action) {
+        match a {
+            Action::Left => self.move_cursor(-1, 0),
+            Action::Right => self.move_cursor(1, 0),
+            Action::Up => self.move_cursor(0, -1),
+            Action::Down => self.move_cursor(0, 1),
+            Action::FarLeft => self.move_cursor(-5, 0),
+            Action::FarRight => self.move_cursor(5, 0),
+            Action::FarUp => self.move_cursor(0, -5),
+            Action::FarDown => self.move_cursor(0, 5),
+            Action::Select => self.select(),
+            Action::Cancel => self.cancel(),
+            Action::Undo => self.undo(),
+            Action::Redo => self.redo(),
+            Action::ZoomIn => {
+                self.view.zoom = (self.view.zoom + 1).min(ZOOM_WIDTHS.len() - 1);
+                self.say(format!("Squares {} cells wide.", ZOOM_WIDTHS[self.view.zoom]));
+            }
+            Action::ZoomOut => {
+                self.view.zoom = self.view.zoom.saturating_sub(1);
+                self.say(format!("Squares {} cells wide.", ZOOM_WIDTHS[self.view.zoom]));
+            }
+            Action::Flip => {
+                self.view.flipped = !self.view.flipped;
+                self.center_on_cursor();
+                self.say(if self.view.flipped { "White's side at the bottom." } else { "Black's side at the bottom." });
+            }
+            Action::Follow => {
+                self.view.follow = !self.view.follow;
+                if self.view.follow {
+                    self.face_side_to_move();
+                }
+                self.say(if self.view.follow {
+                    "The board turns to the side to move after each move."
+                } else {
+                    "The board stays as it is."
+                });
+            }
+            Action::Find => self.mode = Mode::Prompt(PromptKind::Find, String::new()),
+            Action::Goto => self.mode = Mode::Prompt(PromptKind::Goto, String::new()),
+            Action::Save => self.mode = Mode::Prompt(PromptKind::Save, String::new()),
+            Action::Ascii => {
+                self.view.ascii = !self.view.ascii;
+                self.say(if self.view.ascii { "Pieces by ASCII code." } else { "Pieces by kanji." });
+            }
+            Action::Theme => {
+                let i = Theme::NAMES.iter().position(|n| *n == self.theme.name).unwrap_or(0);
+                let next = Theme::NAMES[(i + 1) % Theme::NAMES.len()];
+                self.theme = Theme::by_name(next).unwrap_or_else(Theme::default_theme);
+                self.say(format!("Theme: {next}."));
+            }
+            Action::Help => self.mode = Mode::Help,
+            Action::Resign => {
+                if self.outcome().is_some() {
+                    self.warn("The game is already over.");
+                } else {
+                    self.mode = Mode::Confirm(ConfirmKind::Resign);
+                }
+            }
+            Action::Quit => {
+                if self.game.moves.is_empty() {
+                    self.quit = true;
+                } else {
+                    self.mode = Mode::Confirm(ConfirmKind::Quit);
+                }
+            }
+        }
+    }
+
+    fn face_side_to_move(&mut self) {
+        let flipped = self.pos().to_move() == Side::White;
+        if flipped != self.view.flipped {
+            self.view.flipped = flipped;
+            self.center_on_cursor();
+        }
+    }
+
+    fn submit(&mut self, kind: PromptKind, text: &str) {
+        match kind {
+            PromptKind::Goto => match self.dims().parse_square(text) {
+                Some(sq) => {
+                    self.cursor = self.dims().xy(sq);
+                    self.center_on_cursor();
+                    self.refresh_overlay();
+                    self.say(format!("Cursor on {text}."));
+                }
+                None => self.warn(format!(
+                    "{text:?} is not a square: write file.rank, e.g. 19.36 (files 1-{} from Black's right, ranks 1-{} from White's side).",
+                    self.dims().files,
+                    self.dims().ranks
+                )),
+            },
+            PromptKind::Find => self.find(text),
+            PromptKind::Save => self.warn("Saving games is not available yet."),
+        }
+    }
+
+    /// Shows the named piece's card and moves the cursor to the next one on the board.
+    fn find(&mut self, text: &str) {
+        let cat = self.rules.catalogue();
+        let k = match cat.lookup(text) {
+            Lookup::Found(k) => k,
+            Lookup::Ambiguous(ks) => {
+                let names: Vec<String> = ks.iter().map(|&k| format!("{} ({})", cat.kind(k).name, cat.kind(k).code)).collect();
+                self.warn(format!("{text:?} could be: {}.", names.join(", ")));
+                return;
+            }
+            Lookup::NotFound(close) => {
+                self.warn(format!("No piece is called {text:?}{}.", notation::suggest(&close)));
+                return;
+            }
+        };
+        let name = cat.kind(k).name.clone();
+        let side = self.pos().to_move();
+        // Own pieces first, then the opponent's; the next one after the cursor, in order.
+        let mut found: Vec<(i32, i32, bool)> = self
+            .pos()
+            .pieces()
+            .filter(|(_, p)| p.kind == k)
+            .map(|(s, p)| {
+                let (x, y) = self.dims().xy(s);
+                (x, y, p.side == side)
+            })
+            .collect();
+        found.sort_by_key(|&(x, y, own)| (!own, y, x));
+        self.inspect = Some(k);
+        if found.is_empty() {
+            self.say(format!("No {name} on the board; its card is on the right."));
+            return;
+        }
+        let at = found
+            .iter()
+            .position(|&(x, y, _)| (x, y) == self.cursor)
+            .map_or(0, |i| (i + 1) % found.len());
+        let (x, y, own) = found[at];
+        self.cursor = (x, y);
+        self.center_on_cursor();
+        self.refresh_overlay();
+        let whose = if own { side } else { side.opponent() };
+        self.say(format!(
+            "{name}: {} of {} on the board ({whose}'s). Search again for the next.",
+            at + 1,
+            found.len()
+        ));
+    }
+
+    /// Recomputes the overlay for the selection or the piece under the cursor.
+    pub fn refresh_overlay(&mut self) {
+        self.overlay.iter_mut().for_each(|f| *f = 0);
+        if let Some(sel) = &self.selection {
+            let k = sel.legs.len();
+            let pos = self.game.current();
+            for m in sel.candidates() {
+                let next = if m.path().len() > k { m.path()[k] } else { m.to };
+                let stop = m.path().len() > k;
+                let i = next.0 as usize;
+                self.overlay[i] |= if stop { mark::STOP } else { 0 };
+                self.overlay[i] |= match pos.piece_at(next) {
+                    Some(p) if p.side != pos.to_move() => mark::CAPTURE,
+                    _ if !stop => mark::QUIET,
+                    _ => 0,
+                };
+                if !stop && m.promotes() {
+                    self.overlay[i] |= mark::PROMOTE;
+                }
+            }
+            return;
+        }
+        let sq = self.cursor_square();
+        if self.pos().piece_at(sq).is_none() {
+            return;
+        }
+        let moves = self.rules.moves_from(self.pos(), sq);
+        let marks = overlay_marks(&self.rules, self.game.current(), &moves);
+        for (i, f) in marks {
+            self.overlay[i] |= f;
+        }
+    }
+
+    fn select(&mut self) {
+        if self.selection.is_some() {
+            self.choose();
+            return;
+        }
+        if let Some(o) = self.outcome() {
+            self.warn(format!(
+                "The game is over: {} won ({}). {} undoes, {} quits.",
+                o.winner,
+                o.reason.describe(),
+                self.keymap.keys_of(Action::Undo),
+                self.keymap.keys_of(Action::Quit)
+            ));
+            return;
+        }
+        let sq = self.cursor_square();
+        let name = self.dims().square_name(sq);
+        let turn = self.pos().to_move();
+        let Some(piece) = self.pos().piece_at(sq) else {
+            self.warn(format!("Nothing on {name} to move."));
+            return;
+        };
+        let kind = self.rules.catalogue().kind(piece.kind).name.clone();
+        if piece.side != turn {
+            self.warn(format!("That {kind} is {}'s; it is {turn}'s turn.", piece.side));
+            return;
+        }
+        let moves = self.rules.moves_from_all_paths(self.pos(), sq);
+        if moves.is_empty() {
+            self.warn(format!("The {kind} on {name} has no legal move."));
+            return;
+        }
+        self.selection = Some(Selection {
+            from: sq,
+            legs: Vec::new(),
+            moves,
+        });
+        self.say(format!(
+            "{kind} on {name} selected: choose where it goes ({} cancels).",
+            self.keymap.keys_of(Action::Cancel)
+        ));
+        self.refresh_overlay();
+    }
+
+    /// With a piece selected: choose the square under the cursor as the next stop or the end.
+    fn choose(&mut self) {
+        let Some(sel) = self.selection.clone() else { return };
+        let sq = self.cursor_square();
+        let k = sel.legs.len();
+        let name = self.dims().square_name(sq);
+        let ending = |legs: &[Square]| -> Vec<Move> {
+            sel.moves.iter().filter(|m| m.path() == legs && m.to == sq).copied().collect()
+        };
+        // Choosing the last stop again ends the move there.
+        if k > 0 && sel.legs[k - 1] == sq {
+            let finals = ending(&sel.legs[..k - 1]);
+            if !finals.is_empty() {
+                self.finish(finals);
+                return;
+            }
+        }
+        let finals = ending(&sel.legs);
+        let goes_on = sel.candidates().any(|m| m.path().len() > k && m.path()[k] == sq);
+        match (finals.is_empty(), goes_on) {
+            (false, false) => self.finish(finals),
+            (_, true) => {
+                let can_stop = !finals.is_empty();
+                if let Some(s) = &mut self.selection {
+                    s.legs.push(sq);
+                }
+                self.refresh_overlay();
+                self.say(if can_stop {
+                    format!("Through {name}: choose the next square, or {name} again to stop there.")
+                } else {
+                    format!("Through {name}: choose the next square.")
+                });
+            }
+            (true, false) => {
+                if sq == sel.from && k == 0 {
+                    self.selection = None;
+                    self.refresh_overlay();
+                    self.say("Selection cleared.");
+                    return;
+                }
+                let reason = self.why_not(sel.from, sq);
+                self.warn(format!("Illegal: {reason}"));
+            }
+        }
+    }
+
+    /// Why the selected piece cannot go to `to`.
+    fn why_not(&self, from: Square, to: Square) -> String {
+        let pos = self.pos();
+        let dims = self.dims();
+        let Some(piece) = pos.piece_at(from) else { return "nothing to move".into() };
+        let kind = self.rules.catalogue().kind(piece.kind).name.clone();
+        let there = dims.square_name(to);
+        if let Some(p) = pos.piece_at(to) {
+            if p.side == piece.side && to != from {
+                let own = &self.rules.catalogue().kind(p.kind).name;
+                return format!("your own {own} stands on {there}.");
+            }
+        }
+        // On an empty board, could it get there at all?
+        let mut alone = self.rules.empty_position();
+        self.rules.put(&mut alone, from, Some(piece));
+        let reachable = self.rules.moves_from(&alone, from).iter().any(|m| m.to == to);
+        if reachable {
+            format!("the {kind} cannot reach {there} from here: the way is blocked.")
+        } else {
+            format!(
+                "the {kind} does not move that way ({there}); its moves are marked on the board."
+            )
+        }
+    }
+
+    /// Plays one of `moves` (which differ only in promotion), asking when both exist.
+    fn finish(&mut self, moves: Vec<Move>) {
+        let yes = moves.iter().find(|m| m.promotes()).copied();
+        let no = moves.iter().find(|m| !m.promotes()).copied();
+        match (yes, no) {
+            (Some(yes), Some(no)) => {
+                self.mode = Mode::Promote { yes, no };
+                self.say("Promote? y / n (Esc to choose again).");
+            }
+            (Some(m), None) | (None, Some(m)) => self.play(m),
+            (None, None) => {}
+        }
+    }
+
+    /// Plays a move for the side to move and records it.
+    pub fn play(&mut self, m: Move) {
+        let pos = self.pos().clone();
+        let text = notation::move_string(&self.rules, &pos, &m);
+        let mut next = pos;
+        if let Err(e) = self.rules.play(&mut next, &m) {
+            self.warn(e.to_string());
+            return;
+        }
+        let mover = self.pos().to_move();
+        self.game.positions.push(next);
+        self.game.moves.push(m);
+        self.game.notations.push(text.clone());
+        self.selection = None;
+        self.cursor = self.dims().xy(m.to);
+        if self.view.follow {
+            self.face_side_to_move();
+        }
+        self.scroll_to_cursor();
+        self.refresh_overlay();
+        match self.outcome() {
+            Some(o) => self.say(format!(
+                "{}. {text}. Game over: {} wins ({}). The board stays browsable; {} undoes.",
+                self.game.moves.len(),
+                capital(o.winner.name()),
+                o.reason.describe(),
+                self.keymap.keys_of(Action::Undo)
+            )),
+            None => self.say(format!(
+                "{}. {} {text}. {} to move.",
+                self.game.moves.len(),
+                capital(mover.name()),
+                capital(self.pos().to_move().name())
+            )),
+        }
+    }
+
+    fn cancel(&mut self) {
+        let Some(mut sel) = self.selection.take() else {
+            self.inspect = None;
+            self.say("Nothing to cancel.");
+            return;
+        };
+        if sel.legs.pop().is_some() {
+            self.selection = Some(sel);
+            self.say("One leg taken back.");
+        } else {
+            self.say("Selection cleared.");
+        }
+        self.refresh_overlay();
+    }
+
+    fn undo(&mut self) {
+        self.selection = None;
+        if self.game.resigned.take().is_some() {
+            self.say("Resignation taken back.");
+            self.refresh_overlay();
+            return;
+        }
+        let Some(m) = self.game.moves.pop() else {
+            self.warn("Nothing to undo.");
+            return;
+        };
+        self.game.positions.pop();
+        let text = self.game.notations.pop().unwrap_or_default();
+        self.game.redo.push(m);
+        self.cursor = self.dims().xy(m.from);
+        if self.view.follow {
+            self.face_side_to_move();
+        }
+        self.scroll_to_cursor();
+        self.refresh_overlay();
+        self.say(format!("Undid {text}. {} to move.", capital(self.pos().to_move().name())));
+    }
+
+    fn redo(&mut self) {
+        let Some(m) = self.game.redo.pop() else {
+            self.warn("Nothing to redo.");
+            return;
+        };
+        let redo = std::mem::take(&mut self.game.redo);
+        self.play(m);
+        self.game.redo = redo;
+    }
+
+    fn resign(&mut self) {
+        let side = self.pos().to_move();
+        self.game.resigned = Some(side);
+        self.selection = None;
+        self.refresh_overlay();
+        self.say(format!(
+            "{} resigns: {} wins. The board stays browsable; {} takes the resignation back.",
+            capital(side.name()),
+            capital(side.opponent().name()),
+            self.keymap.keys_of(Action::Undo)
+        ));
+    }
+
+    /// The piece shown in the side panel: under the cursor, else the last one found.
+    pub fn shown_piece(&self) -> Option<(KindId, Option<Piece>)> {
+        match self.pos().piece_at(self.cursor_square()) {
+            Some(p) => Some((p.kind, Some(p))),
+            None => self.inspect.map(|k| (k, None)),
+        }
+    }
+}
+
+/// Overlay flags of a piece's moves: destinations (quiet or capture, jump, promotion) and the
+/// pieces taken on the way or flown over.
+pub fn overlay_marks(rules: &Rules, pos: &Position, moves: &[Move]) -> Vec<(usize, u8)> {
+    let dims = pos.dims();
+    let mut out = Vec::new();
+    for m in moves {
+        let captures = rules.captures(pos, m);
+        let last = m.path().last().copied().unwrap_or(m.from);
+        let mut f = if captures.contains(&m.to) && m.to != m.from { mark::CAPTURE } else { mark::QUIET };
+        if is_jump(pos, last, m.to) {
+            f |= mark::JUMP;
+        }
+        if m.promotes() {
+            f |= mark::PROMOTE;
+        }
+        if m.to != m.from {
+            out.push((m.to.0 as usize, f));
+        }
+        for c in captures.iter().filter(|&&c| c != m.to) {
+            let on_way = m.path().contains(c);
+            out.push((c.0 as usize, if on_way { mark::TAKEN_ON_WAY } else { mark::RANGE_VICTIM }));
+        }
+        let _ = dims;
+    }
+    out
+}
+
+/// Whether going from `a` to `b` passes over a piece or is not along a line (a leap).
+fn is_jump(pos: &Position, a: Square, b: Square) -> bool {
+    let dims = pos.dims();
+    let (ax, ay) = dims.xy(a);
+    let (bx, by) = dims.xy(b);
+    let v = Vec2::new(bx - ax, by - ay);
+    match v.unit() {
+        None => v.king_len() > 0,
+        Some(u) => (1..v.king_len()).any(|k| {
+            dims.square(ax + u.x * k, ay + u.y * k)
+                .is_some_and(|s| pos.piece_at(s).is_some())
+        }),
+    }
+}
+
+pub fn capital(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map_or(String::new(), |f| f.to_uppercase().collect::<String>() + c.as_str())
+}

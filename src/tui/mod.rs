@@ -1,0 +1,129 @@
+//! The terminal game. The terminal is always given back as it was: on quit, on error, on
+//! panic and on Ctrl-C (raw mode, the alternate screen and mouse capture are all undone).
+
+pub mod app;
+pub mod keys;
+pub mod theme;
+pub mod view;
+
+use app::App;
+use keys::Keymap;
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
+use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
+use ratatui::crossterm::execute;
+use ratatui::crossterm::terminal::{EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode};
+use std::io::{self, Stdout};
+use std::path::PathBuf;
+use taikyoku::cli::CliError;
+use taikyoku::position::Position;
+use taikyoku::rules::Rules;
+use theme::Theme;
+
+/// How the game was asked to start.
+pub struct Options {
+    pub ascii: bool,
+    pub theme: Option<String>,
+}
+
+/// The user's config directory (`keys.toml`, `config.toml`).
+pub fn config_dir() -> Option<PathBuf> {
+    directories::ProjectDirs::from("", "", "taikyoku").map(|d| d.config_dir().to_path_buf())
+}
+
+/// Reads `keys.toml` and the theme from `config.toml` (`theme = "high-contrast"`), if present.
+pub fn load_config(theme_flag: Option<&str>) -> Result<(Keymap, Theme), CliError> {
+    let dir = config_dir();
+    let read = |name: &str| dir.as_ref().map(|d| d.join(name)).filter(|p| p.is_file());
+    let keymap = match read("keys.toml") {
+        Some(p) => {
+            let text = std::fs::read_to_string(&p).map_err(|e| CliError(format!("{}: {e}", p.display())))?;
+            Keymap::from_toml(&text).map_err(|e| CliError(format!("{}: {e}", p.display())))?
+        }
+        None => Keymap::default(),
+    };
+    let mut theme_name = theme_flag.map(str::to_string);
+    if theme_name.is_none() {
+        if let Some(p) = read("config.toml") {
+            let text = std::fs::read_to_string(&p).map_err(|e| CliError(format!("{}: {e}", p.display())))?;
+            let v: toml::Table = toml::from_str(&text).map_err(|e| CliError(format!("{}: {e}", p.display())))?;
+            theme_name = v.get("theme").and_then(|t| t.as_str()).map(str::to_string);
+        }
+    }
+    let theme = match theme_name {
+        None => Theme::default_theme(),
+        Some(n) => Theme::by_name(&n).ok_or_else(|| {
+            CliError(format!("unknown theme {n:?}; the themes are: {}", Theme::NAMES.join(", ")))
+        })?,
+    };
+    Ok((keymap, theme))
+}
+
+/// Undoes everything `TerminalGuard::new` did. Safe to call more than once.
+fn restore_terminal() {
+    let _ = disable_raw_mode();
+    let _ = execute!(io::stdout(), DisableMouseCapture, LeaveAlternateScreen, ratatui::crossterm::cursor::Show);
+}
+
+/// Raw mode, alternate screen and mouse capture for as long as it lives.
+struct TerminalGuard {
+    terminal: Terminal<CrosstermBackend<Stdout>>,
+}
+
+impl TerminalGuard {
+    fn new() -> io::Result<TerminalGuard> {
+        // A panic anywhere restores the terminal before the message is printed.
+        let hook = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            restore_terminal();
+            hook(info);
+        }));
+        enable_raw_mode()?;
+        let mut out = io::stdout();
+        if let Err(e) = execute!(out, EnterAlternateScreen, EnableMouseCapture) {
+            restore_terminal();
+            return Err(e);
+        }
+        let terminal = Terminal::new(CrosstermBackend::new(out)).inspect_err(|_| restore_terminal())?;
+        Ok(TerminalGuard { terminal })
+    }
+}
+
+impl Drop for TerminalGuard {
+    fn drop(&mut self) {
+        restore_terminal();
+    }
+}
+
+/// Plays a game in the terminal until the player quits.
+pub fn run(rules: Rules, start: Position, options: Options) -> Result<(), CliError> {
+    let (keymap, theme) = load_config(options.theme.as_deref())?;
+    let mut app = App::new(rules, start, keymap, theme, options.ascii);
+    let mut guard = TerminalGuard::new().map_err(|e| CliError(format!("cannot open the terminal: {e}")))?;
+    let result = event_loop(&mut guard.terminal, &mut app);
+    drop(guard);
+    result.map_err(|e| CliError(format!("terminal error: {e}")))
+}
+
+fn event_loop(terminal: &mut Terminal<CrosstermBackend<Stdout>>, app: &mut App) -> io::Result<()> {
+    while !app.quit {
+        let size = terminal.size()?;
+        let area = ratatui::layout::Rect::new(0, 0, size.width, size.height);
+        app.set_geometry(view::geometry(app, area));
+        terminal.draw(|f| view::draw(app, f.area(), f.buffer_mut()))?;
+        // For the end-to-end test that proves a panic gives the terminal back.
+        if std::env::var_os("TAIKYOKU_TEST_PANIC").is_some() {
+            panic!("TAIKYOKU_TEST_PANIC is set");
+        }
+        match event::read()? {
+            Event::Key(k) => app.on_key(k),
+            Event::Mouse(m) => app.on_mouse(m),
+            // A resize redraws on the next turn of the loop with the new size.
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;

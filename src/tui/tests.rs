@@ -1,0 +1,420 @@
+//! The terminal game without a terminal: keys and mouse into the model, the model into a
+//! test buffer.
+
+use super::app::{App, ConfirmKind, Mode, mark};
+use super::keys::Keymap;
+use super::theme::Theme;
+use super::view;
+use ratatui::buffer::Buffer;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyEventState, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use ratatui::layout::Rect;
+use taikyoku::geometry::Side;
+use taikyoku::position::Piece;
+use taikyoku::rules::{Game, Rules};
+
+fn rules(name: &str) -> Rules {
+    Rules::new(Game::taikyoku().unwrap(), name).unwrap()
+}
+
+fn app_with(rules: Rules, pos: taikyoku::position::Position) -> App {
+    let mut app = App::new(rules, pos, Keymap::default(), Theme::default_theme(), false);
+    let area = Rect::new(0, 0, 200, 60);
+    app.set_geometry(view::geometry(&app, area));
+    app
+}
+
+fn start(name: &str) -> App {
+    let r = rules(name);
+    let p = r.start_position();
+    app_with(r, p)
+}
+
+/// A position with these pieces and both kings in far corners.
+fn custom(name: &str, to_move: Side, pieces: &[(&str, Side, i32, i32)]) -> App {
+    let r = rules(name);
+    let mut p = r.empty_position();
+    let mut all = pieces.to_vec();
+    all.push(("K", Side::Black, 0, 0));
+    all.push(("K", Side::White, 35, 35));
+    for &(code, side, x, y) in &all {
+        let kind = r.catalogue().by_code(code).unwrap();
+        let sq = r.dims().square(x, y).unwrap();
+        r.put(&mut p, sq, Some(Piece { kind, side, promoted: false }));
+    }
+    p.set_to_move(to_move);
+    app_with(r, p)
+}
+
+fn key(app: &mut App, code: KeyCode) {
+    app.on_key(KeyEvent {
+        code,
+        modifiers: KeyModifiers::NONE,
+        kind: KeyEventKind::Press,
+        state: KeyEventState::NONE,
+    });
+}
+
+fn keys(app: &mut App, s: &str) {
+    for c in s.chars() {
+        key(app, KeyCode::Char(c));
+    }
+}
+
+fn goto(app: &mut App, x: i32, y: i32) {
+    app.cursor = (x, y);
+    app.refresh_overlay();
+}
+
+fn render(app: &App, w: u16, h: u16) -> Buffer {
+    let area = Rect::new(0, 0, w, h);
+    let mut buf = Buffer::empty(area);
+    view::draw(app, area, &mut buf);
+    buf
+}
+
+fn text(buf: &Buffer) -> String {
+    let mut s = String::new();
+    for y in 0..buf.area.height {
+        let mut skip = 0;
+        for x in 0..buf.area.width {
+            if skip > 0 {
+                skip -= 1;
+                continue;
+            }
+            let sym = buf[(x, y)].symbol();
+            s.push_str(sym);
+            skip = unicode_width::UnicodeWidthStr::width(sym).saturating_sub(1);
+        }
+        s.push('\n');
+    }
+    s
+}
+
+#[test]
+fn starts_on_the_own_king_with_black_below() {
+    let app = start("wikipedia");
+    assert_eq!(app.cursor, (17, 0));
+    assert!(!app.view.flipped);
+    // The king's square is in the viewport.
+    let (c, r) = app.to_screen(17, 0);
+    let (sc, sr) = app.view.scroll;
+    assert!(c >= sc && c < sc + app.geom.cols && r >= sr && r < sr + app.geom.rows);
+}
+
+#[test]
+fn cursor_keys_move_on_screen_directions() {
+    let mut app = start("wikipedia");
+    keys(&mut app, "kkk");
+    assert_eq!(app.cursor, (17, 3), "up the screen is forward for Black");
+    keys(&mut app, "l");
+    assert_eq!(app.cursor, (18, 3));
+    key(&mut app, KeyCode::Left);
+    key(&mut app, KeyCode::Left);
+    assert_eq!(app.cursor, (16, 3));
+    keys(&mut app, "K");
+    assert_eq!(app.cursor, (16, 8), "Shift moves five");
+    keys(&mut app, "f");
+    assert!(app.view.flipped);
+    keys(&mut app, "k");
+    assert_eq!(app.cursor, (16, 7), "flipped: up the screen is towards Black");
+    // The cursor stops at the edge.
+    for _ in 0..50 {
+        keys(&mut app, "h");
+    }
+    assert_eq!(app.cursor.0, 35);
+}
+
+#[test]
+fn selecting_explains_what_cannot_be_selected() {
+    let mut app = start("wikipedia");
+    goto(&mut app, 17, 15);
+    key(&mut app, KeyCode::Enter);
+    assert!(app.warning && app.status.contains("Nothing on"), "{}", app.status);
+    goto(&mut app, 17, 25);
+    key(&mut app, KeyCode::Enter);
+    assert!(app.status.contains("is white's; it is black's turn"), "{}", app.status);
+    goto(&mut app, 17, 0);
+    key(&mut app, KeyCode::Enter);
+    assert!(app.status.contains("has no legal move"), "{}", app.status);
+    assert!(app.selection.is_none());
+}
+
+#[test]
+fn a_move_by_keys_then_undo_and_redo() {
+    let mut app = start("wikipedia");
+    goto(&mut app, 17, 10);
+    // The overlay of the pawn under the cursor: one square forward.
+    let ahead = app.dims().square(17, 11).unwrap().0 as usize;
+    assert_eq!(app.overlay[ahead] & mark::QUIET, mark::QUIET);
+    key(&mut app, KeyCode::Enter);
+    assert!(app.selection.is_some());
+    keys(&mut app, "k");
+    key(&mut app, KeyCode::Char(' '));
+    assert_eq!(app.game.moves.len(), 1);
+    assert_eq!(app.game.notations[0], "P19.26-19.25");
+    assert_eq!(app.pos().to_move(), Side::White);
+    // An illegal destination is explained and nothing happens.
+    goto(&mut app, 17, 25);
+    key(&mut app, KeyCode::Enter);
+    goto(&mut app, 17, 23);
+    key(&mut app, KeyCode::Enter);
+    assert!(app.status.contains("Illegal") && app.status.contains("does not move that way"), "{}", app.status);
+    key(&mut app, KeyCode::Esc);
+    assert!(app.selection.is_none());
+    keys(&mut app, "u");
+    assert_eq!(app.game.moves.len(), 0);
+    assert_eq!(app.pos().to_move(), Side::Black);
+    app.on_key(KeyEvent {
+        code: KeyCode::Char('r'),
+        modifiers: KeyModifiers::CONTROL,
+        kind: KeyEventKind::Press,
+        state: KeyEventState::NONE,
+    });
+    assert_eq!(app.game.moves.len(), 1);
+    assert_eq!(app.game.notations[0], "P19.26-19.25");
+    keys(&mut app, "u");
+    keys(&mut app, "u");
+    assert!(app.warning && app.status.contains("Nothing to undo"));
+}
+
+#[test]
+fn lion_double_capture_and_igui_are_entered_leg_by_leg() {
+    let pieces = [("LN", Side::Black, 10, 10), ("P", Side::White, 10, 11), ("P", Side::White, 10, 12)];
+    let mut app = custom("wikipedia", Side::Black, &pieces);
+    goto(&mut app, 10, 10);
+    key(&mut app, KeyCode::Enter);
+    goto(&mut app, 10, 11);
+    // The pawn can be captured outright or as a first step: choosing it keeps the move open.
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.selection.as_ref().unwrap().legs.len(), 1);
+    assert!(app.status.contains("again to stop there"), "{}", app.status);
+    let next = app.dims().square(10, 12).unwrap().0 as usize;
+    assert_ne!(app.overlay[next] & mark::CAPTURE, 0);
+    goto(&mut app, 10, 12);
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.game.notations.first().map(String::as_str), Some("LN26.26x26.25x26.24+"), "{}", app.status);
+    assert_eq!(app.pos().pieces().count(), 3, "both pawns gone");
+    keys(&mut app, "u");
+    // Igui: through the pawn and back home.
+    goto(&mut app, 10, 10);
+    key(&mut app, KeyCode::Enter);
+    goto(&mut app, 10, 11);
+    key(&mut app, KeyCode::Enter);
+    goto(&mut app, 10, 10);
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.game.notations[0], "LN26.26x26.25-26.26+");
+    keys(&mut app, "u");
+    // Choosing the stop twice takes just the pawn.
+    goto(&mut app, 10, 10);
+    key(&mut app, KeyCode::Enter);
+    goto(&mut app, 10, 11);
+    key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.game.notations[0], "LN26.26x26.25+");
+}
+
+#[test]
+fn hook_move_turns_where_chosen() {
+    let mut app = custom("wikipedia", Side::Black, &[("HM", Side::Black, 10, 10), ("P", Side::Black, 10, 14)]);
+    goto(&mut app, 10, 10);
+    key(&mut app, KeyCode::Enter);
+    // Straight to 10,12 is a final square and also a turning point.
+    goto(&mut app, 10, 12);
+    key(&mut app, KeyCode::Enter);
+    goto(&mut app, 14, 12);
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.game.notations[0], "HM26.26-26.24-22.24");
+}
+
+#[test]
+fn promotion_is_asked_only_when_it_is_a_choice() {
+    let mut app = custom("umebayashi", Side::Black, &[("G", Side::Black, 10, 24)]);
+    goto(&mut app, 10, 24);
+    key(&mut app, KeyCode::Enter);
+    goto(&mut app, 10, 25);
+    key(&mut app, KeyCode::Enter);
+    assert!(matches!(app.mode, Mode::Promote { .. }));
+    keys(&mut app, "n");
+    assert_eq!(app.game.notations[0], "G26.12-26.11=");
+    keys(&mut app, "u");
+    goto(&mut app, 10, 24);
+    key(&mut app, KeyCode::Enter);
+    goto(&mut app, 10, 25);
+    key(&mut app, KeyCode::Enter);
+    keys(&mut app, "y");
+    assert_eq!(app.game.notations[0], "G26.12-26.11+");
+    // Compulsory under atsa: no question.
+    let mut app = custom("atsa", Side::Black, &[("G", Side::Black, 10, 24)]);
+    goto(&mut app, 10, 24);
+    key(&mut app, KeyCode::Enter);
+    goto(&mut app, 10, 25);
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.mode, Mode::Normal);
+    assert_eq!(app.game.notations[0], "G26.12-26.11+");
+}
+
+#[test]
+fn game_end_resign_and_quit() {
+    let mut app = custom("wikipedia", Side::Black, &[("R", Side::Black, 35, 0)]);
+    // The rook takes White's only king.
+    goto(&mut app, 35, 0);
+    key(&mut app, KeyCode::Enter);
+    goto(&mut app, 35, 35);
+    key(&mut app, KeyCode::Enter);
+    assert!(app.status.contains("Game over: Black wins"), "{}", app.status);
+    assert!(app.outcome().is_some());
+    // Still browsable.
+    keys(&mut app, "hj");
+    assert_eq!(app.cursor, (34, 34));
+    key(&mut app, KeyCode::Enter);
+    assert!(app.status.contains("The game is over"), "{}", app.status);
+    keys(&mut app, "u");
+    assert!(app.outcome().is_none());
+    // Resign asks first.
+    keys(&mut app, "R");
+    assert_eq!(app.mode, Mode::Confirm(ConfirmKind::Resign));
+    keys(&mut app, "y");
+    assert_eq!(app.outcome().unwrap().winner, Side::White);
+    keys(&mut app, "u");
+    assert!(app.outcome().is_none());
+    // Quit asks when the game has moves; n keeps playing.
+    goto(&mut app, 35, 0);
+    key(&mut app, KeyCode::Enter);
+    goto(&mut app, 35, 1);
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.game.moves.len(), 1);
+    keys(&mut app, "q");
+    assert_eq!(app.mode, Mode::Confirm(ConfirmKind::Quit));
+    keys(&mut app, "n");
+    assert!(!app.quit);
+    keys(&mut app, "q");
+    keys(&mut app, "y");
+    assert!(app.quit);
+    // Ctrl-C quits at once.
+    let mut app = start("wikipedia");
+    app.on_key(KeyEvent {
+        code: KeyCode::Char('c'),
+        modifiers: KeyModifiers::CONTROL,
+        kind: KeyEventKind::Press,
+        state: KeyEventState::NONE,
+    });
+    assert!(app.quit);
+    // Releases do nothing (Windows sends them).
+    let mut app = start("wikipedia");
+    app.on_key(KeyEvent {
+        code: KeyCode::Char('k'),
+        modifiers: KeyModifiers::NONE,
+        kind: KeyEventKind::Release,
+        state: KeyEventState::NONE,
+    });
+    assert_eq!(app.cursor, (17, 0));
+}
+
+#[test]
+fn find_and_goto() {
+    let mut app = start("wikipedia");
+    keys(&mut app, "/lion");
+    key(&mut app, KeyCode::Enter);
+    let k = app.rules.catalogue().by_code("LN").unwrap();
+    assert_eq!(app.pos().piece_at(app.cursor_square()).unwrap().kind, k);
+    assert!(app.status.contains("1 of 4"), "{}", app.status);
+    keys(&mut app, "/lion");
+    key(&mut app, KeyCode::Enter);
+    assert!(app.status.contains("2 of 4"), "{}", app.status);
+    keys(&mut app, "/furious fiend");
+    key(&mut app, KeyCode::Enter);
+    assert!(app.status.contains("No Furious Fiend on the board"), "{}", app.status);
+    keys(&mut app, "/lyon");
+    key(&mut app, KeyCode::Enter);
+    assert!(app.status.contains("Lion (LN)"), "{}", app.status);
+    keys(&mut app, "g1.1");
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.cursor, (35, 35));
+    keys(&mut app, "g99");
+    key(&mut app, KeyCode::Enter);
+    assert!(app.warning);
+    keys(&mut app, "g");
+    key(&mut app, KeyCode::Esc);
+    assert_eq!(app.mode, Mode::Normal);
+}
+
+#[test]
+fn mouse_click_selects_and_wheel_scrolls() {
+    let mut app = start("wikipedia");
+    app.view.zoom = 2;
+    let area = Rect::new(0, 0, 120, 40);
+    app.set_geometry(view::geometry(&app, area));
+    let g = app.geom;
+    // Click the square in the viewport's first row and column.
+    let (x, y) = app.square_at(g.left, g.top).unwrap();
+    app.on_mouse(MouseEvent {
+        kind: MouseEventKind::Down(MouseButton::Left),
+        column: g.left + 1,
+        row: g.top,
+        modifiers: KeyModifiers::NONE,
+    });
+    assert_eq!(app.cursor, (x, y));
+    let before = app.view.scroll;
+    app.on_mouse(MouseEvent {
+        kind: MouseEventKind::ScrollUp,
+        column: g.left,
+        row: g.top,
+        modifiers: KeyModifiers::NONE,
+    });
+    assert!(app.view.scroll.1 < before.1 || before.1 == 0);
+    assert_eq!(app.square_at(0, 0), None);
+}
+
+#[test]
+fn the_board_and_panels_render() {
+    let mut app = start("wikipedia");
+    goto(&mut app, 17, 10);
+    let t = text(&render(&app, 200, 60));
+    assert!(t.contains(" 36  35  34"), "file labels");
+    assert!(t.contains("^歩"), "Black's pawns with their mark");
+    assert!(t.contains("v歩"), "White's pawns with theirs");
+    assert!(t.contains("Pawn (P)"), "the card of the piece under the cursor");
+    assert!(t.contains(" Board "), "the minimap");
+    assert!(t.contains(" Moves "));
+    assert!(t.contains("Black to move"));
+    assert!(t.contains(&view::hint_text(&app)));
+    // The pawn's square ahead is marked as a move.
+    let buf = render(&app, 200, 60);
+    let (c, r) = app.to_screen(17, 11);
+    let g = app.geom;
+    let x = g.left + ((c - app.view.scroll.0) as u16) * g.cell_w;
+    let y = g.top + (r - app.view.scroll.1) as u16;
+    let cell: String = (x..x + g.cell_w).map(|i| buf[(i, y)].symbol().to_string()).collect();
+    assert!(cell.contains('o'), "{cell:?}");
+    // ASCII mode: codes, with case for the side.
+    keys(&mut app, "a");
+    let t = text(&render(&app, 200, 60));
+    assert!(t.contains("^P") && t.contains("vp"), "ASCII codes");
+    // Help lists the keys from the keymap.
+    keys(&mut app, "?");
+    let t = text(&render(&app, 200, 60));
+    assert!(t.contains("Ctrl+r") && t.contains("redo a move"), "{t}");
+    assert!(t.contains("x capture"));
+    keys(&mut app, "x");
+    assert_eq!(app.mode, Mode::Normal);
+}
+
+#[test]
+fn captures_and_victims_are_marked_without_colour() {
+    let pieces = [("GG", Side::Black, 10, 10), ("P", Side::White, 10, 12), ("G", Side::White, 10, 14)];
+    let mut app = custom("wikipedia", Side::Black, &pieces);
+    goto(&mut app, 10, 10);
+    let sq = |x, y| app.dims().square(x, y).unwrap().0 as usize;
+    assert_ne!(app.overlay[sq(10, 12)] & mark::CAPTURE, 0);
+    assert_ne!(app.overlay[sq(10, 12)] & mark::RANGE_VICTIM, 0, "flown over on the way further");
+    let buf = render(&app, 200, 60);
+    let t = text(&buf);
+    assert!(t.contains("x歩") || t.contains("#歩"), "a glyph marks the victim");
+}
+
+#[test]
+fn too_small_a_terminal_says_so() {
+    let app = start("wikipedia");
+    let t = text(&render(&app, 71, 19));
+    assert!(t.contains("needs at least 72×20"), "{t}");
+}

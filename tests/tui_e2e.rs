@@ -1,0 +1,133 @@
+//! The real binary in a real terminal (tmux): draw the board, play a move, quit, and check
+//! the terminal is given back (also after a panic and after Ctrl-C).
+
+use std::process::Command;
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
+struct Tmux {
+    session: String,
+}
+
+impl Tmux {
+    /// Starts `cmd` in a detached session of the given size, or `None` without tmux.
+    fn start(name: &str, cmd: &str, w: u16, h: u16) -> Option<Tmux> {
+        let session = format!("taikyoku-e2e-{name}-{}", std::process::id());
+        let ok = Command::new("tmux")
+            .args(["new-session", "-d", "-s", &session, "-x", &w.to_string(), "-y", &h.to_string(), cmd])
+            .status()
+            .ok()?
+            .success();
+        ok.then_some(Tmux { session })
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        for k in keys {
+            Command::new("tmux").args(["send-keys", "-t", &self.session, k]).status().unwrap();
+            sleep(Duration::from_millis(60));
+        }
+    }
+
+    fn screen(&self) -> String {
+        let out = Command::new("tmux").args(["capture-pane", "-p", "-t", &self.session]).output().unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Waits until the screen contains `text`.
+    fn wait_for(&self, text: &str) -> String {
+        let start = Instant::now();
+        loop {
+            let s = self.screen();
+            if s.contains(text) || start.elapsed() > Duration::from_secs(15) {
+                return s;
+            }
+            sleep(Duration::from_millis(100));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux").args(["kill-session", "-t", &self.session]).status();
+    }
+}
+
+fn have_tmux() -> bool {
+    Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success())
+}
+
+/// The game, followed by a report of the terminal's state once it exits.
+fn command(env: &str, args: &str) -> String {
+    format!(
+        "{env} {} {args}; echo EXIT=$?; stty -a | tr ' ' '\\n' | grep -E '^-?(icanon|echo)$' | tr '\\n' ' '; echo; sleep 30",
+        env!("CARGO_BIN_EXE_taikyoku")
+    )
+}
+
+fn assert_restored(screen: &str) {
+    assert!(screen.contains(" icanon") || screen.starts_with("icanon") || screen.contains("\nicanon"), "raw mode left on:\n{screen}");
+    assert!(!screen.contains("-icanon") && !screen.contains("-echo "), "raw mode left on:\n{screen}");
+}
+
+#[test]
+fn play_a_move_and_quit() {
+    if !have_tmux() {
+        eprintln!("tmux is not installed: skipping the end-to-end test");
+        return;
+    }
+    let t = Tmux::start("play", &command("", "play --theme high-contrast"), 160, 48).expect("tmux starts");
+    let s = t.wait_for("Black to move");
+    assert!(s.contains("^歩") && s.contains("v歩"), "the board is drawn:\n{s}");
+    assert!(s.contains("King (K)"), "the cursor starts on the king:\n{s}");
+    // Cursor up ten ranks onto the pawn in front of the king, select it, one up, confirm.
+    for _ in 0..10 {
+        t.keys(&["k"]);
+    }
+    t.keys(&["Enter", "k", "Enter"]);
+    let s = t.wait_for("P19.26-19.25");
+    assert!(s.contains("White to move"), "{s}");
+    // Undo and redo.
+    t.keys(&["u"]);
+    t.wait_for("Undid");
+    t.keys(&["C-r"]);
+    let s = t.wait_for("White to move");
+    assert!(s.contains("P19.26-19.25"), "{s}");
+    // Quit asks, then leaves the terminal as it was.
+    t.keys(&["q"]);
+    t.wait_for("Quit this game?");
+    t.keys(&["y"]);
+    let s = t.wait_for("EXIT=");
+    assert!(s.contains("EXIT=0"), "{s}");
+    assert_restored(&s);
+}
+
+#[test]
+fn ctrl_c_and_panic_restore_the_terminal() {
+    if !have_tmux() {
+        return;
+    }
+    let t = Tmux::start("ctrlc", &command("", "--rules atsa"), 120, 40).expect("tmux starts");
+    t.wait_for("Black to move");
+    t.keys(&["C-c"]);
+    let s = t.wait_for("EXIT=");
+    assert!(s.contains("EXIT=0"), "{s}");
+    assert_restored(&s);
+    let t = Tmux::start("panic", &command("TAIKYOKU_TEST_PANIC=1", ""), 120, 40).expect("tmux starts");
+    let s = t.wait_for("EXIT=");
+    assert!(s.contains("TAIKYOKU_TEST_PANIC is set"), "the panic message is shown after restoring:\n{s}");
+    assert!(!s.contains("EXIT=0"), "{s}");
+    assert_restored(&s);
+}
+
+#[test]
+fn small_terminal_shows_a_message() {
+    if !have_tmux() {
+        return;
+    }
+    let t = Tmux::start("small", &command("", ""), 60, 15).expect("tmux starts");
+    let s = t.wait_for("needs at least");
+    assert!(s.contains("72×20"), "{s}");
+    t.keys(&["q"]);
+    let s = t.wait_for("EXIT=");
+    assert_restored(&s);
+}
