@@ -707,7 +707,9 @@ fn dedup(out: &mut Vec<Move>, start: usize, keys: &[(usize, u64)], scratch: &mut
                 keys.next();
             }
             if scratch.all_paths {
-                m.path().iter().fold(0u64, |k, s| k << 14 | (s.0 as u64 + 1))
+                m.path()
+                    .iter()
+                    .fold(0u64, |k, s| k << 14 | (s.0 as u64 + 1))
             } else {
                 keys.peek()
                     .filter(|&&&(i, _)| i == read)

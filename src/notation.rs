@@ -520,7 +520,10 @@ pub fn parse_move(rules: &Rules, pos: &Position, text: &str) -> Result<Move, Not
     let mut fits: Vec<Move> = if stops.is_empty() {
         listed.iter().copied().filter(|m| m.to == to).collect()
     } else {
-        all.iter().copied().filter(|m| m.to == to && m.path() == stops).collect()
+        all.iter()
+            .copied()
+            .filter(|m| m.to == to && m.path() == stops)
+            .collect()
     };
     if fits.is_empty() {
         let why = if all.is_empty() {

@@ -478,7 +478,14 @@ impl Rules {
     pub fn moves_from_all_paths(&self, pos: &Position, sq: Square) -> Vec<Move> {
         let mut out = Vec::new();
         let mut scratch = Scratch::all_paths();
-        movegen::piece_moves(pos, pos.index(sq), &self.rule_set.params, &self.kinds, &mut scratch, &mut out);
+        movegen::piece_moves(
+            pos,
+            pos.index(sq),
+            &self.rule_set.params,
+            &self.kinds,
+            &mut scratch,
+            &mut out,
+        );
         out
     }
 
@@ -539,7 +546,9 @@ impl Rules {
                 o.reason.describe()
             )));
         }
-        let own = pos.piece_at(m.from).is_some_and(|p| p.side == pos.to_move());
+        let own = pos
+            .piece_at(m.from)
+            .is_some_and(|p| p.side == pos.to_move());
         if !own || !self.moves_from_all_paths(pos, m.from).contains(m) {
             return Err(RulesError::Illegal("not one of the legal moves".into()));
         }

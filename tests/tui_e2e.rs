@@ -14,7 +14,17 @@ impl Tmux {
     fn start(name: &str, cmd: &str, w: u16, h: u16) -> Option<Tmux> {
         let session = format!("taikyoku-e2e-{name}-{}", std::process::id());
         let ok = Command::new("tmux")
-            .args(["new-session", "-d", "-s", &session, "-x", &w.to_string(), "-y", &h.to_string(), cmd])
+            .args([
+                "new-session",
+                "-d",
+                "-s",
+                &session,
+                "-x",
+                &w.to_string(),
+                "-y",
+                &h.to_string(),
+                cmd,
+            ])
             .status()
             .ok()?
             .success();
@@ -23,13 +33,19 @@ impl Tmux {
 
     fn keys(&self, keys: &[&str]) {
         for k in keys {
-            Command::new("tmux").args(["send-keys", "-t", &self.session, k]).status().unwrap();
+            Command::new("tmux")
+                .args(["send-keys", "-t", &self.session, k])
+                .status()
+                .unwrap();
             sleep(Duration::from_millis(60));
         }
     }
 
     fn screen(&self) -> String {
-        let out = Command::new("tmux").args(["capture-pane", "-p", "-t", &self.session]).output().unwrap();
+        let out = Command::new("tmux")
+            .args(["capture-pane", "-p", "-t", &self.session])
+            .output()
+            .unwrap();
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
@@ -48,12 +64,17 @@ impl Tmux {
 
 impl Drop for Tmux {
     fn drop(&mut self) {
-        let _ = Command::new("tmux").args(["kill-session", "-t", &self.session]).status();
+        let _ = Command::new("tmux")
+            .args(["kill-session", "-t", &self.session])
+            .status();
     }
 }
 
 fn have_tmux() -> bool {
-    Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success())
+    Command::new("tmux")
+        .arg("-V")
+        .output()
+        .is_ok_and(|o| o.status.success())
 }
 
 /// The game, followed by a report of the terminal's state once it exits.
@@ -65,8 +86,14 @@ fn command(env: &str, args: &str) -> String {
 }
 
 fn assert_restored(screen: &str) {
-    assert!(screen.contains(" icanon") || screen.starts_with("icanon") || screen.contains("\nicanon"), "raw mode left on:\n{screen}");
-    assert!(!screen.contains("-icanon") && !screen.contains("-echo "), "raw mode left on:\n{screen}");
+    assert!(
+        screen.contains(" icanon") || screen.starts_with("icanon") || screen.contains("\nicanon"),
+        "raw mode left on:\n{screen}"
+    );
+    assert!(
+        !screen.contains("-icanon") && !screen.contains("-echo "),
+        "raw mode left on:\n{screen}"
+    );
 }
 
 #[test]
@@ -75,10 +102,17 @@ fn play_a_move_and_quit() {
         eprintln!("tmux is not installed: skipping the end-to-end test");
         return;
     }
-    let t = Tmux::start("play", &command("", "play --theme high-contrast"), 160, 48).expect("tmux starts");
+    let t = Tmux::start("play", &command("", "play --theme high-contrast"), 160, 48)
+        .expect("tmux starts");
     let s = t.wait_for("Black to move");
-    assert!(s.contains("^歩") && s.contains("v歩"), "the board is drawn:\n{s}");
-    assert!(s.contains("King (K)"), "the cursor starts on the king:\n{s}");
+    assert!(
+        s.contains("^歩") && s.contains("v歩"),
+        "the board is drawn:\n{s}"
+    );
+    assert!(
+        s.contains("King (K)"),
+        "the cursor starts on the king:\n{s}"
+    );
     // Cursor up ten ranks onto the pawn in front of the king, select it, one up, confirm.
     for _ in 0..10 {
         t.keys(&["k"]);
@@ -112,9 +146,13 @@ fn ctrl_c_and_panic_restore_the_terminal() {
     let s = t.wait_for("EXIT=");
     assert!(s.contains("EXIT=0"), "{s}");
     assert_restored(&s);
-    let t = Tmux::start("panic", &command("TAIKYOKU_TEST_PANIC=1", ""), 120, 40).expect("tmux starts");
+    let t =
+        Tmux::start("panic", &command("TAIKYOKU_TEST_PANIC=1", ""), 120, 40).expect("tmux starts");
     let s = t.wait_for("EXIT=");
-    assert!(s.contains("TAIKYOKU_TEST_PANIC is set"), "the panic message is shown after restoring:\n{s}");
+    assert!(
+        s.contains("TAIKYOKU_TEST_PANIC is set"),
+        "the panic message is shown after restoring:\n{s}"
+    );
     assert!(!s.contains("EXIT=0"), "{s}");
     assert_restored(&s);
 }

@@ -3,7 +3,9 @@
 
 use super::keys::{Action, Keymap};
 use super::theme::Theme;
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use ratatui::crossterm::event::{
+    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
 use taikyoku::catalogue::{KindId, Lookup};
 use taikyoku::geometry::{Side, Square, Vec2};
 use taikyoku::movegen::Move;
@@ -48,7 +50,10 @@ pub enum Mode {
     Prompt(PromptKind, String),
     Confirm(ConfirmKind),
     /// The chosen move can be made with or without promotion.
-    Promote { yes: Move, no: Move },
+    Promote {
+        yes: Move,
+        no: Move,
+    },
 }
 
 /// How the board is shown.
@@ -86,7 +91,9 @@ pub struct Selection {
 impl Selection {
     /// The moves that go through the legs entered so far.
     pub fn candidates(&self) -> impl Iterator<Item = &Move> {
-        self.moves.iter().filter(|m| m.path().starts_with(&self.legs))
+        self.moves
+            .iter()
+            .filter(|m| m.path().starts_with(&self.legs))
     }
 }
 
@@ -189,11 +196,20 @@ impl App {
             .pieces()
             .find(|(_, p)| p.side == side && cat.kind(p.kind).royal)
             .map(|(s, _)| self.dims().xy(s))
-            .unwrap_or((self.dims().files as i32 / 2, if side == Side::Black { 0 } else { self.dims().ranks as i32 - 1 }))
+            .unwrap_or((
+                self.dims().files as i32 / 2,
+                if side == Side::Black {
+                    0
+                } else {
+                    self.dims().ranks as i32 - 1
+                },
+            ))
     }
 
     pub fn cursor_square(&self) -> Square {
-        self.dims().square(self.cursor.0, self.cursor.1).expect("the cursor stays on the board")
+        self.dims()
+            .square(self.cursor.0, self.cursor.1)
+            .expect("the cursor stays on the board")
     }
 
     pub fn outcome(&self) -> Option<Outcome> {
@@ -207,7 +223,7 @@ impl App {
     }
 
     /// Screen column and row of a board square.
-    pub fn to_screen(&self, x: i32, y: i32) -> (i32, i32) {
+    pub fn screen_xy(&self, x: i32, y: i32) -> (i32, i32) {
         let d = self.dims();
         if self.view.flipped {
             (d.files as i32 - 1 - x, y)
@@ -216,7 +232,7 @@ impl App {
         }
     }
 
-    pub fn from_screen(&self, c: i32, r: i32) -> (i32, i32) {
+    pub fn board_xy(&self, c: i32, r: i32) -> (i32, i32) {
         let d = self.dims();
         if self.view.flipped {
             (d.files as i32 - 1 - c, r)
@@ -227,7 +243,7 @@ impl App {
 
     /// Keeps the cursor inside the viewport, scrolling as little as possible.
     pub fn scroll_to_cursor(&mut self) {
-        let (c, r) = self.to_screen(self.cursor.0, self.cursor.1);
+        let (c, r) = self.screen_xy(self.cursor.0, self.cursor.1);
         let d = self.dims();
         let (cols, rows) = (self.geom.cols.max(1), self.geom.rows.max(1));
         let (mut sc, mut sr) = self.view.scroll;
@@ -251,7 +267,7 @@ impl App {
 
     /// Centres the viewport on the cursor.
     pub fn center_on_cursor(&mut self) {
-        let (c, r) = self.to_screen(self.cursor.0, self.cursor.1);
+        let (c, r) = self.screen_xy(self.cursor.0, self.cursor.1);
         self.view.scroll = (c - self.geom.cols / 2, r - self.geom.rows / 2);
         self.scroll_to_cursor();
     }
@@ -376,7 +392,7 @@ impl App {
         if c >= g.cols || r >= g.rows {
             return None;
         }
-        let (x, y) = self.from_screen(c + self.view.scroll.0, r + self.view.scroll.1);
+        let (x, y) = self.board_xy(c + self.view.scroll.0, r + self.view.scroll.1);
         self.dims().contains(x, y).then_some((x, y))
     }
 
@@ -387,9 +403,9 @@ impl App {
         let sc = (self.view.scroll.0 + dc).clamp(0, (d.files as i32 - cols).max(0));
         let sr = (self.view.scroll.1 + dr).clamp(0, (d.ranks as i32 - rows).max(0));
         self.view.scroll = (sc, sr);
-        let (c, r) = self.to_screen(self.cursor.0, self.cursor.1);
+        let (c, r) = self.screen_xy(self.cursor.0, self.cursor.1);
         let (c, r) = (c.clamp(sc, sc + cols - 1), r.clamp(sr, sr + rows - 1));
-        let (x, y) = self.from_screen(c, r);
+        let (x, y) = self.board_xy(c, r);
         if (x, y) != self.cursor && d.contains(x, y) {
             self.cursor = (x, y);
             self.refresh_overlay();
@@ -398,11 +414,11 @@ impl App {
 
     /// Moves the cursor by screen direction (up is up on the screen, whatever the flip).
     fn move_cursor(&mut self, dc: i32, dr: i32) {
-        let (c, r) = self.to_screen(self.cursor.0, self.cursor.1);
+        let (c, r) = self.screen_xy(self.cursor.0, self.cursor.1);
         let d = self.dims();
         let c = (c + dc).clamp(0, d.files as i32 - 1);
         let r = (r + dr).clamp(0, d.ranks as i32 - 1);
-        self.cursor = self.from_screen(c, r);
+        self.cursor = self.board_xy(c, r);
         self.scroll_to_cursor();
         self.refresh_overlay();
     }
@@ -423,16 +439,26 @@ impl App {
             Action::Redo => self.redo(),
             Action::ZoomIn => {
                 self.view.zoom = (self.view.zoom + 1).min(ZOOM_WIDTHS.len() - 1);
-                self.say(format!("Squares {} cells wide.", ZOOM_WIDTHS[self.view.zoom]));
+                self.say(format!(
+                    "Squares {} cells wide.",
+                    ZOOM_WIDTHS[self.view.zoom]
+                ));
             }
             Action::ZoomOut => {
                 self.view.zoom = self.view.zoom.saturating_sub(1);
-                self.say(format!("Squares {} cells wide.", ZOOM_WIDTHS[self.view.zoom]));
+                self.say(format!(
+                    "Squares {} cells wide.",
+                    ZOOM_WIDTHS[self.view.zoom]
+                ));
             }
             Action::Flip => {
                 self.view.flipped = !self.view.flipped;
                 self.center_on_cursor();
-                self.say(if self.view.flipped { "White's side at the bottom." } else { "Black's side at the bottom." });
+                self.say(if self.view.flipped {
+                    "White's side at the bottom."
+                } else {
+                    "Black's side at the bottom."
+                });
             }
             Action::Follow => {
                 self.view.follow = !self.view.follow;
@@ -450,10 +476,17 @@ impl App {
             Action::Save => self.mode = Mode::Prompt(PromptKind::Save, String::new()),
             Action::Ascii => {
                 self.view.ascii = !self.view.ascii;
-                self.say(if self.view.ascii { "Pieces by ASCII code." } else { "Pieces by kanji." });
+                self.say(if self.view.ascii {
+                    "Pieces by ASCII code."
+                } else {
+                    "Pieces by kanji."
+                });
             }
             Action::Theme => {
-                let i = Theme::NAMES.iter().position(|n| *n == self.theme.name).unwrap_or(0);
+                let i = Theme::NAMES
+                    .iter()
+                    .position(|n| *n == self.theme.name)
+                    .unwrap_or(0);
                 let next = Theme::NAMES[(i + 1) % Theme::NAMES.len()];
                 self.theme = Theme::by_name(next).unwrap_or_else(Theme::default_theme);
                 self.say(format!("Theme: {next}."));
@@ -510,12 +543,18 @@ impl App {
         let k = match cat.lookup(text) {
             Lookup::Found(k) => k,
             Lookup::Ambiguous(ks) => {
-                let names: Vec<String> = ks.iter().map(|&k| format!("{} ({})", cat.kind(k).name, cat.kind(k).code)).collect();
+                let names: Vec<String> = ks
+                    .iter()
+                    .map(|&k| format!("{} ({})", cat.kind(k).name, cat.kind(k).code))
+                    .collect();
                 self.warn(format!("{text:?} could be: {}.", names.join(", ")));
                 return;
             }
             Lookup::NotFound(close) => {
-                self.warn(format!("No piece is called {text:?}{}.", notation::suggest(&close)));
+                self.warn(format!(
+                    "No piece is called {text:?}{}.",
+                    notation::suggest(&close)
+                ));
                 return;
             }
         };
@@ -560,7 +599,11 @@ impl App {
             let k = sel.legs.len();
             let pos = self.game.current();
             for m in sel.candidates() {
-                let next = if m.path().len() > k { m.path()[k] } else { m.to };
+                let next = if m.path().len() > k {
+                    m.path()[k]
+                } else {
+                    m.to
+                };
                 let stop = m.path().len() > k;
                 let i = next.0 as usize;
                 self.overlay[i] |= if stop { mark::STOP } else { 0 };
@@ -610,7 +653,10 @@ impl App {
         };
         let kind = self.rules.catalogue().kind(piece.kind).name.clone();
         if piece.side != turn {
-            self.warn(format!("That {kind} is {}'s; it is {turn}'s turn.", piece.side));
+            self.warn(format!(
+                "That {kind} is {}'s; it is {turn}'s turn.",
+                piece.side
+            ));
             return;
         }
         let moves = self.rules.moves_from_all_paths(self.pos(), sq);
@@ -632,12 +678,18 @@ impl App {
 
     /// With a piece selected: choose the square under the cursor as the next stop or the end.
     fn choose(&mut self) {
-        let Some(sel) = self.selection.clone() else { return };
+        let Some(sel) = self.selection.clone() else {
+            return;
+        };
         let sq = self.cursor_square();
         let k = sel.legs.len();
         let name = self.dims().square_name(sq);
         let ending = |legs: &[Square]| -> Vec<Move> {
-            sel.moves.iter().filter(|m| m.path() == legs && m.to == sq).copied().collect()
+            sel.moves
+                .iter()
+                .filter(|m| m.path() == legs && m.to == sq)
+                .copied()
+                .collect()
         };
         // Choosing the last stop again ends the move there.
         if k > 0 && sel.legs[k - 1] == sq {
@@ -648,7 +700,9 @@ impl App {
             }
         }
         let finals = ending(&sel.legs);
-        let goes_on = sel.candidates().any(|m| m.path().len() > k && m.path()[k] == sq);
+        let goes_on = sel
+            .candidates()
+            .any(|m| m.path().len() > k && m.path()[k] == sq);
         match (finals.is_empty(), goes_on) {
             (false, false) => self.finish(finals),
             (_, true) => {
@@ -658,7 +712,9 @@ impl App {
                 }
                 self.refresh_overlay();
                 self.say(if can_stop {
-                    format!("Through {name}: choose the next square, or {name} again to stop there.")
+                    format!(
+                        "Through {name}: choose the next square, or {name} again to stop there."
+                    )
                 } else {
                     format!("Through {name}: choose the next square.")
                 });
@@ -680,19 +736,26 @@ impl App {
     fn why_not(&self, from: Square, to: Square) -> String {
         let pos = self.pos();
         let dims = self.dims();
-        let Some(piece) = pos.piece_at(from) else { return "nothing to move".into() };
+        let Some(piece) = pos.piece_at(from) else {
+            return "nothing to move".into();
+        };
         let kind = self.rules.catalogue().kind(piece.kind).name.clone();
         let there = dims.square_name(to);
-        if let Some(p) = pos.piece_at(to) {
-            if p.side == piece.side && to != from {
-                let own = &self.rules.catalogue().kind(p.kind).name;
-                return format!("your own {own} stands on {there}.");
-            }
+        if let Some(p) = pos.piece_at(to)
+            && p.side == piece.side
+            && to != from
+        {
+            let own = &self.rules.catalogue().kind(p.kind).name;
+            return format!("your own {own} stands on {there}.");
         }
         // On an empty board, could it get there at all?
         let mut alone = self.rules.empty_position();
         self.rules.put(&mut alone, from, Some(piece));
-        let reachable = self.rules.moves_from(&alone, from).iter().any(|m| m.to == to);
+        let reachable = self
+            .rules
+            .moves_from(&alone, from)
+            .iter()
+            .any(|m| m.to == to);
         if reachable {
             format!("the {kind} cannot reach {there} from here: the way is blocked.")
         } else {
@@ -788,7 +851,10 @@ impl App {
         }
         self.scroll_to_cursor();
         self.refresh_overlay();
-        self.say(format!("Undid {text}. {} to move.", capital(self.pos().to_move().name())));
+        self.say(format!(
+            "Undid {text}. {} to move.",
+            capital(self.pos().to_move().name())
+        ));
     }
 
     fn redo(&mut self) {
@@ -831,7 +897,11 @@ pub fn overlay_marks(rules: &Rules, pos: &Position, moves: &[Move]) -> Vec<(usiz
     for m in moves {
         let captures = rules.captures(pos, m);
         let last = m.path().last().copied().unwrap_or(m.from);
-        let mut f = if captures.contains(&m.to) && m.to != m.from { mark::CAPTURE } else { mark::QUIET };
+        let mut f = if captures.contains(&m.to) && m.to != m.from {
+            mark::CAPTURE
+        } else {
+            mark::QUIET
+        };
         if is_jump(pos, last, m.to) {
             f |= mark::JUMP;
         }
@@ -843,7 +913,14 @@ pub fn overlay_marks(rules: &Rules, pos: &Position, moves: &[Move]) -> Vec<(usiz
         }
         for c in captures.iter().filter(|&&c| c != m.to) {
             let on_way = m.path().contains(c);
-            out.push((c.0 as usize, if on_way { mark::TAKEN_ON_WAY } else { mark::RANGE_VICTIM }));
+            out.push((
+                c.0 as usize,
+                if on_way {
+                    mark::TAKEN_ON_WAY
+                } else {
+                    mark::RANGE_VICTIM
+                },
+            ));
         }
         let _ = dims;
     }
@@ -867,5 +944,7 @@ fn is_jump(pos: &Position, a: Square, b: Square) -> bool {
 
 pub fn capital(s: &str) -> String {
     let mut c = s.chars();
-    c.next().map_or(String::new(), |f| f.to_uppercase().collect::<String>() + c.as_str())
+    c.next().map_or(String::new(), |f| {
+        f.to_uppercase().collect::<String>() + c.as_str()
+    })
 }

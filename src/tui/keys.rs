@@ -236,7 +236,11 @@ impl Key {
         let m = e.modifiers;
         let (code, shift) = match e.code {
             KeyCode::Char(c) => (
-                KeyCodeOrd::Char(if m.contains(KeyModifiers::CONTROL) { c.to_ascii_lowercase() } else { c }),
+                KeyCodeOrd::Char(if m.contains(KeyModifiers::CONTROL) {
+                    c.to_ascii_lowercase()
+                } else {
+                    c
+                }),
                 false,
             ),
             KeyCode::F(n) => (KeyCodeOrd::F(n), m.contains(KeyModifiers::SHIFT)),
@@ -289,7 +293,11 @@ impl Default for Keymap {
             keys: BTreeMap::new(),
         };
         for a in Action::ALL {
-            let keys: Vec<Key> = a.defaults().iter().map(|k| Key::parse(k).expect("default keys parse")).collect();
+            let keys: Vec<Key> = a
+                .defaults()
+                .iter()
+                .map(|k| Key::parse(k).expect("default keys parse"))
+                .collect();
             map.set(a, keys);
         }
         map
@@ -305,10 +313,10 @@ impl Keymap {
         }
         for k in &keys {
             // A key moved to this action stops doing what it did.
-            if let Some(prev) = self.bindings.insert(*k, action) {
-                if let Some(v) = self.keys.get_mut(&prev) {
-                    v.retain(|x| x != k);
-                }
+            if let Some(prev) = self.bindings.insert(*k, action)
+                && let Some(v) = self.keys.get_mut(&prev)
+            {
+                v.retain(|x| x != k);
             }
         }
         self.keys.insert(action, keys);
@@ -316,7 +324,8 @@ impl Keymap {
 
     /// The defaults, with the actions named in `text` (a `keys.toml`) rebound.
     pub fn from_toml(text: &str) -> Result<Keymap, String> {
-        let table: BTreeMap<String, toml::Value> = toml::from_str(text).map_err(|e| e.to_string())?;
+        let table: BTreeMap<String, toml::Value> =
+            toml::from_str(text).map_err(|e| e.to_string())?;
         let mut map = Keymap::default();
         for (name, value) in table {
             let action = Action::ALL
@@ -333,11 +342,18 @@ impl Keymap {
                 toml::Value::String(s) => vec![s],
                 toml::Value::Array(a) => a
                     .into_iter()
-                    .map(|v| v.as_str().map(str::to_string).ok_or_else(|| format!("{name}: keys must be strings")))
+                    .map(|v| {
+                        v.as_str()
+                            .map(str::to_string)
+                            .ok_or_else(|| format!("{name}: keys must be strings"))
+                    })
                     .collect::<Result<_, _>>()?,
                 _ => return Err(format!("{name}: expected a key or a list of keys")),
             };
-            let keys = list.iter().map(|k| Key::parse(k)).collect::<Result<Vec<_>, _>>()?;
+            let keys = list
+                .iter()
+                .map(|k| Key::parse(k))
+                .collect::<Result<Vec<_>, _>>()?;
             map.set(action, keys);
         }
         Ok(map)
@@ -353,7 +369,10 @@ impl Keymap {
         if keys.is_empty() {
             return "(unbound)".into();
         }
-        keys.iter().map(|k| pretty(&k.label())).collect::<Vec<_>>().join("/")
+        keys.iter()
+            .map(|k| pretty(&k.label()))
+            .collect::<Vec<_>>()
+            .join("/")
     }
 }
 
@@ -384,14 +403,38 @@ mod tests {
     #[test]
     fn defaults_cover_the_documented_keys() {
         let k = Keymap::default();
-        assert_eq!(k.action(&ev(KeyCode::Char('h'), KeyModifiers::NONE)), Some(Action::Left));
-        assert_eq!(k.action(&ev(KeyCode::Left, KeyModifiers::SHIFT)), Some(Action::FarLeft));
-        assert_eq!(k.action(&ev(KeyCode::Char('H'), KeyModifiers::SHIFT)), Some(Action::FarLeft));
-        assert_eq!(k.action(&ev(KeyCode::Char('r'), KeyModifiers::CONTROL)), Some(Action::Redo));
-        assert_eq!(k.action(&ev(KeyCode::Enter, KeyModifiers::NONE)), Some(Action::Select));
-        assert_eq!(k.action(&ev(KeyCode::Char(' '), KeyModifiers::NONE)), Some(Action::Select));
-        assert_eq!(k.action(&ev(KeyCode::Char('?'), KeyModifiers::SHIFT)), Some(Action::Help));
-        assert_eq!(k.action(&ev(KeyCode::Char('+'), KeyModifiers::SHIFT)), Some(Action::ZoomIn));
+        assert_eq!(
+            k.action(&ev(KeyCode::Char('h'), KeyModifiers::NONE)),
+            Some(Action::Left)
+        );
+        assert_eq!(
+            k.action(&ev(KeyCode::Left, KeyModifiers::SHIFT)),
+            Some(Action::FarLeft)
+        );
+        assert_eq!(
+            k.action(&ev(KeyCode::Char('H'), KeyModifiers::SHIFT)),
+            Some(Action::FarLeft)
+        );
+        assert_eq!(
+            k.action(&ev(KeyCode::Char('r'), KeyModifiers::CONTROL)),
+            Some(Action::Redo)
+        );
+        assert_eq!(
+            k.action(&ev(KeyCode::Enter, KeyModifiers::NONE)),
+            Some(Action::Select)
+        );
+        assert_eq!(
+            k.action(&ev(KeyCode::Char(' '), KeyModifiers::NONE)),
+            Some(Action::Select)
+        );
+        assert_eq!(
+            k.action(&ev(KeyCode::Char('?'), KeyModifiers::SHIFT)),
+            Some(Action::Help)
+        );
+        assert_eq!(
+            k.action(&ev(KeyCode::Char('+'), KeyModifiers::SHIFT)),
+            Some(Action::ZoomIn)
+        );
         assert_eq!(k.action(&ev(KeyCode::Char('x'), KeyModifiers::NONE)), None);
         assert_eq!(k.keys_of(Action::Left), "←/h");
         // Every action has a key.
@@ -402,15 +445,37 @@ mod tests {
 
     #[test]
     fn rebinding_from_toml() {
-        let k = Keymap::from_toml("undo = \"z\"\nquit = [\"Ctrl+q\", \"x\"]\nleft = \"a\"\n").unwrap();
-        assert_eq!(k.action(&ev(KeyCode::Char('z'), KeyModifiers::NONE)), Some(Action::Undo));
+        let k =
+            Keymap::from_toml("undo = \"z\"\nquit = [\"Ctrl+q\", \"x\"]\nleft = \"a\"\n").unwrap();
+        assert_eq!(
+            k.action(&ev(KeyCode::Char('z'), KeyModifiers::NONE)),
+            Some(Action::Undo)
+        );
         assert_eq!(k.action(&ev(KeyCode::Char('u'), KeyModifiers::NONE)), None);
-        assert_eq!(k.action(&ev(KeyCode::Char('q'), KeyModifiers::CONTROL)), Some(Action::Quit));
+        assert_eq!(
+            k.action(&ev(KeyCode::Char('q'), KeyModifiers::CONTROL)),
+            Some(Action::Quit)
+        );
         // 'a' moved from ASCII to left: ASCII lost it.
-        assert_eq!(k.action(&ev(KeyCode::Char('a'), KeyModifiers::NONE)), Some(Action::Left));
+        assert_eq!(
+            k.action(&ev(KeyCode::Char('a'), KeyModifiers::NONE)),
+            Some(Action::Left)
+        );
         assert_eq!(k.keys_of(Action::Ascii), "(unbound)");
-        assert!(Keymap::from_toml("jump = \"x\"").unwrap_err().contains("unknown action"));
-        assert!(Keymap::from_toml("undo = \"Hyper+x\"").unwrap_err().contains("unknown key"));
-        assert!(Keymap::from_toml("undo = 3").unwrap_err().contains("expected a key"));
+        assert!(
+            Keymap::from_toml("jump = \"x\"")
+                .unwrap_err()
+                .contains("unknown action")
+        );
+        assert!(
+            Keymap::from_toml("undo = \"Hyper+x\"")
+                .unwrap_err()
+                .contains("unknown key")
+        );
+        assert!(
+            Keymap::from_toml("undo = 3")
+                .unwrap_err()
+                .contains("expected a key")
+        );
     }
 }

@@ -12,7 +12,9 @@ use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
 use ratatui::crossterm::execute;
-use ratatui::crossterm::terminal::{EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode};
+use ratatui::crossterm::terminal::{
+    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+};
 use std::io::{self, Stdout};
 use std::path::PathBuf;
 use taikyoku::cli::CliError;
@@ -37,23 +39,29 @@ pub fn load_config(theme_flag: Option<&str>) -> Result<(Keymap, Theme), CliError
     let read = |name: &str| dir.as_ref().map(|d| d.join(name)).filter(|p| p.is_file());
     let keymap = match read("keys.toml") {
         Some(p) => {
-            let text = std::fs::read_to_string(&p).map_err(|e| CliError(format!("{}: {e}", p.display())))?;
+            let text = std::fs::read_to_string(&p)
+                .map_err(|e| CliError(format!("{}: {e}", p.display())))?;
             Keymap::from_toml(&text).map_err(|e| CliError(format!("{}: {e}", p.display())))?
         }
         None => Keymap::default(),
     };
     let mut theme_name = theme_flag.map(str::to_string);
-    if theme_name.is_none() {
-        if let Some(p) = read("config.toml") {
-            let text = std::fs::read_to_string(&p).map_err(|e| CliError(format!("{}: {e}", p.display())))?;
-            let v: toml::Table = toml::from_str(&text).map_err(|e| CliError(format!("{}: {e}", p.display())))?;
-            theme_name = v.get("theme").and_then(|t| t.as_str()).map(str::to_string);
-        }
+    if theme_name.is_none()
+        && let Some(p) = read("config.toml")
+    {
+        let text =
+            std::fs::read_to_string(&p).map_err(|e| CliError(format!("{}: {e}", p.display())))?;
+        let v: toml::Table =
+            toml::from_str(&text).map_err(|e| CliError(format!("{}: {e}", p.display())))?;
+        theme_name = v.get("theme").and_then(|t| t.as_str()).map(str::to_string);
     }
     let theme = match theme_name {
         None => Theme::default_theme(),
         Some(n) => Theme::by_name(&n).ok_or_else(|| {
-            CliError(format!("unknown theme {n:?}; the themes are: {}", Theme::NAMES.join(", ")))
+            CliError(format!(
+                "unknown theme {n:?}; the themes are: {}",
+                Theme::NAMES.join(", ")
+            ))
         })?,
     };
     Ok((keymap, theme))
@@ -62,7 +70,12 @@ pub fn load_config(theme_flag: Option<&str>) -> Result<(Keymap, Theme), CliError
 /// Undoes everything `TerminalGuard::new` did. Safe to call more than once.
 fn restore_terminal() {
     let _ = disable_raw_mode();
-    let _ = execute!(io::stdout(), DisableMouseCapture, LeaveAlternateScreen, ratatui::crossterm::cursor::Show);
+    let _ = execute!(
+        io::stdout(),
+        DisableMouseCapture,
+        LeaveAlternateScreen,
+        ratatui::crossterm::cursor::Show
+    );
 }
 
 /// Raw mode, alternate screen and mouse capture for as long as it lives.
@@ -84,7 +97,8 @@ impl TerminalGuard {
             restore_terminal();
             return Err(e);
         }
-        let terminal = Terminal::new(CrosstermBackend::new(out)).inspect_err(|_| restore_terminal())?;
+        let terminal =
+            Terminal::new(CrosstermBackend::new(out)).inspect_err(|_| restore_terminal())?;
         Ok(TerminalGuard { terminal })
     }
 }
@@ -99,7 +113,8 @@ impl Drop for TerminalGuard {
 pub fn run(rules: Rules, start: Position, options: Options) -> Result<(), CliError> {
     let (keymap, theme) = load_config(options.theme.as_deref())?;
     let mut app = App::new(rules, start, keymap, theme, options.ascii);
-    let mut guard = TerminalGuard::new().map_err(|e| CliError(format!("cannot open the terminal: {e}")))?;
+    let mut guard =
+        TerminalGuard::new().map_err(|e| CliError(format!("cannot open the terminal: {e}")))?;
     let result = event_loop(&mut guard.terminal, &mut app);
     drop(guard);
     result.map_err(|e| CliError(format!("terminal error: {e}")))

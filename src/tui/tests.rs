@@ -6,7 +6,10 @@ use super::keys::Keymap;
 use super::theme::Theme;
 use super::view;
 use ratatui::buffer::Buffer;
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyEventState, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use ratatui::crossterm::event::{
+    KeyCode, KeyEvent, KeyEventKind, KeyEventState, KeyModifiers, MouseButton, MouseEvent,
+    MouseEventKind,
+};
 use ratatui::layout::Rect;
 use taikyoku::geometry::Side;
 use taikyoku::position::Piece;
@@ -39,7 +42,15 @@ fn custom(name: &str, to_move: Side, pieces: &[(&str, Side, i32, i32)]) -> App {
     for &(code, side, x, y) in &all {
         let kind = r.catalogue().by_code(code).unwrap();
         let sq = r.dims().square(x, y).unwrap();
-        r.put(&mut p, sq, Some(Piece { kind, side, promoted: false }));
+        r.put(
+            &mut p,
+            sq,
+            Some(Piece {
+                kind,
+                side,
+                promoted: false,
+            }),
+        );
     }
     p.set_to_move(to_move);
     app_with(r, p)
@@ -96,7 +107,7 @@ fn starts_on_the_own_king_with_black_below() {
     assert_eq!(app.cursor, (17, 0));
     assert!(!app.view.flipped);
     // The king's square is in the viewport.
-    let (c, r) = app.to_screen(17, 0);
+    let (c, r) = app.screen_xy(17, 0);
     let (sc, sr) = app.view.scroll;
     assert!(c >= sc && c < sc + app.geom.cols && r >= sr && r < sr + app.geom.rows);
 }
@@ -116,7 +127,11 @@ fn cursor_keys_move_on_screen_directions() {
     keys(&mut app, "f");
     assert!(app.view.flipped);
     keys(&mut app, "k");
-    assert_eq!(app.cursor, (16, 7), "flipped: up the screen is towards Black");
+    assert_eq!(
+        app.cursor,
+        (16, 7),
+        "flipped: up the screen is towards Black"
+    );
     // The cursor stops at the edge.
     for _ in 0..50 {
         keys(&mut app, "h");
@@ -129,10 +144,18 @@ fn selecting_explains_what_cannot_be_selected() {
     let mut app = start("wikipedia");
     goto(&mut app, 17, 15);
     key(&mut app, KeyCode::Enter);
-    assert!(app.warning && app.status.contains("Nothing on"), "{}", app.status);
+    assert!(
+        app.warning && app.status.contains("Nothing on"),
+        "{}",
+        app.status
+    );
     goto(&mut app, 17, 25);
     key(&mut app, KeyCode::Enter);
-    assert!(app.status.contains("is white's; it is black's turn"), "{}", app.status);
+    assert!(
+        app.status.contains("is white's; it is black's turn"),
+        "{}",
+        app.status
+    );
     goto(&mut app, 17, 0);
     key(&mut app, KeyCode::Enter);
     assert!(app.status.contains("has no legal move"), "{}", app.status);
@@ -158,7 +181,11 @@ fn a_move_by_keys_then_undo_and_redo() {
     key(&mut app, KeyCode::Enter);
     goto(&mut app, 17, 23);
     key(&mut app, KeyCode::Enter);
-    assert!(app.status.contains("Illegal") && app.status.contains("does not move that way"), "{}", app.status);
+    assert!(
+        app.status.contains("Illegal") && app.status.contains("does not move that way"),
+        "{}",
+        app.status
+    );
     key(&mut app, KeyCode::Esc);
     assert!(app.selection.is_none());
     keys(&mut app, "u");
@@ -179,7 +206,11 @@ fn a_move_by_keys_then_undo_and_redo() {
 
 #[test]
 fn lion_double_capture_and_igui_are_entered_leg_by_leg() {
-    let pieces = [("LN", Side::Black, 10, 10), ("P", Side::White, 10, 11), ("P", Side::White, 10, 12)];
+    let pieces = [
+        ("LN", Side::Black, 10, 10),
+        ("P", Side::White, 10, 11),
+        ("P", Side::White, 10, 12),
+    ];
     let mut app = custom("wikipedia", Side::Black, &pieces);
     goto(&mut app, 10, 10);
     key(&mut app, KeyCode::Enter);
@@ -192,7 +223,12 @@ fn lion_double_capture_and_igui_are_entered_leg_by_leg() {
     assert_ne!(app.overlay[next] & mark::CAPTURE, 0);
     goto(&mut app, 10, 12);
     key(&mut app, KeyCode::Enter);
-    assert_eq!(app.game.notations.first().map(String::as_str), Some("LN26.26x26.25x26.24+"), "{}", app.status);
+    assert_eq!(
+        app.game.notations.first().map(String::as_str),
+        Some("LN26.26x26.25x26.24+"),
+        "{}",
+        app.status
+    );
     assert_eq!(app.pos().pieces().count(), 3, "both pawns gone");
     keys(&mut app, "u");
     // Igui: through the pawn and back home.
@@ -215,7 +251,11 @@ fn lion_double_capture_and_igui_are_entered_leg_by_leg() {
 
 #[test]
 fn hook_move_turns_where_chosen() {
-    let mut app = custom("wikipedia", Side::Black, &[("HM", Side::Black, 10, 10), ("P", Side::Black, 10, 14)]);
+    let mut app = custom(
+        "wikipedia",
+        Side::Black,
+        &[("HM", Side::Black, 10, 10), ("P", Side::Black, 10, 14)],
+    );
     goto(&mut app, 10, 10);
     key(&mut app, KeyCode::Enter);
     // Straight to 10,12 is a final square and also a turning point.
@@ -261,7 +301,11 @@ fn game_end_resign_and_quit() {
     key(&mut app, KeyCode::Enter);
     goto(&mut app, 35, 35);
     key(&mut app, KeyCode::Enter);
-    assert!(app.status.contains("Game over: Black wins"), "{}", app.status);
+    assert!(
+        app.status.contains("Game over: Black wins"),
+        "{}",
+        app.status
+    );
     assert!(app.outcome().is_some());
     // Still browsable.
     keys(&mut app, "hj");
@@ -323,7 +367,11 @@ fn find_and_goto() {
     assert!(app.status.contains("2 of 4"), "{}", app.status);
     keys(&mut app, "/furious fiend");
     key(&mut app, KeyCode::Enter);
-    assert!(app.status.contains("No Furious Fiend on the board"), "{}", app.status);
+    assert!(
+        app.status.contains("No Furious Fiend on the board"),
+        "{}",
+        app.status
+    );
     keys(&mut app, "/lyon");
     key(&mut app, KeyCode::Enter);
     assert!(app.status.contains("Lion (LN)"), "{}", app.status);
@@ -373,18 +421,23 @@ fn the_board_and_panels_render() {
     assert!(t.contains(" 36  35  34"), "file labels");
     assert!(t.contains("^歩"), "Black's pawns with their mark");
     assert!(t.contains("v歩"), "White's pawns with theirs");
-    assert!(t.contains("Pawn (P)"), "the card of the piece under the cursor");
+    assert!(
+        t.contains("Pawn (P)"),
+        "the card of the piece under the cursor"
+    );
     assert!(t.contains(" Board "), "the minimap");
     assert!(t.contains(" Moves "));
     assert!(t.contains("Black to move"));
     assert!(t.contains(&view::hint_text(&app)));
     // The pawn's square ahead is marked as a move.
     let buf = render(&app, 200, 60);
-    let (c, r) = app.to_screen(17, 11);
+    let (c, r) = app.screen_xy(17, 11);
     let g = app.geom;
     let x = g.left + ((c - app.view.scroll.0) as u16) * g.cell_w;
     let y = g.top + (r - app.view.scroll.1) as u16;
-    let cell: String = (x..x + g.cell_w).map(|i| buf[(i, y)].symbol().to_string()).collect();
+    let cell: String = (x..x + g.cell_w)
+        .map(|i| buf[(i, y)].symbol().to_string())
+        .collect();
     assert!(cell.contains('o'), "{cell:?}");
     // ASCII mode: codes, with case for the side.
     keys(&mut app, "a");
@@ -401,15 +454,26 @@ fn the_board_and_panels_render() {
 
 #[test]
 fn captures_and_victims_are_marked_without_colour() {
-    let pieces = [("GG", Side::Black, 10, 10), ("P", Side::White, 10, 12), ("G", Side::White, 10, 14)];
+    let pieces = [
+        ("GG", Side::Black, 10, 10),
+        ("P", Side::White, 10, 12),
+        ("G", Side::White, 10, 14),
+    ];
     let mut app = custom("wikipedia", Side::Black, &pieces);
     goto(&mut app, 10, 10);
     let sq = |x, y| app.dims().square(x, y).unwrap().0 as usize;
     assert_ne!(app.overlay[sq(10, 12)] & mark::CAPTURE, 0);
-    assert_ne!(app.overlay[sq(10, 12)] & mark::RANGE_VICTIM, 0, "flown over on the way further");
+    assert_ne!(
+        app.overlay[sq(10, 12)] & mark::RANGE_VICTIM,
+        0,
+        "flown over on the way further"
+    );
     let buf = render(&app, 200, 60);
     let t = text(&buf);
-    assert!(t.contains("x歩") || t.contains("#歩"), "a glyph marks the victim");
+    assert!(
+        t.contains("x歩") || t.contains("#歩"),
+        "a glyph marks the victim"
+    );
 }
 
 #[test]

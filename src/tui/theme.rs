@@ -72,13 +72,19 @@ impl Theme {
         Theme {
             name: "high-contrast",
             black: Style::new().fg(Color::White).add_modifier(Modifier::BOLD),
-            white: Style::new().fg(Color::White).add_modifier(Modifier::UNDERLINED),
+            white: Style::new()
+                .fg(Color::White)
+                .add_modifier(Modifier::UNDERLINED),
             empty: Style::new().fg(Color::Gray),
             cursor: Style::new().add_modifier(Modifier::REVERSED | Modifier::BOLD),
             quiet: Style::new().fg(Color::White).add_modifier(Modifier::BOLD),
-            capture: Style::new().fg(Color::White).add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
+            capture: Style::new()
+                .fg(Color::White)
+                .add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
             jump: Style::new().fg(Color::White).add_modifier(Modifier::BOLD),
-            igui: Style::new().fg(Color::White).add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
+            igui: Style::new()
+                .fg(Color::White)
+                .add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
             range: Style::new().fg(Color::White).add_modifier(Modifier::BOLD),
             last_move: Style::new().add_modifier(Modifier::UNDERLINED),
             selected: Style::new().add_modifier(Modifier::REVERSED),
@@ -110,7 +116,9 @@ impl Theme {
             quiet: Style::new().fg(sky),
             capture: Style::new().fg(vermilion).add_modifier(Modifier::BOLD),
             jump: Style::new().fg(Color::Rgb(240, 228, 66)),
-            igui: Style::new().fg(Color::Rgb(204, 121, 167)).add_modifier(Modifier::BOLD),
+            igui: Style::new()
+                .fg(Color::Rgb(204, 121, 167))
+                .add_modifier(Modifier::BOLD),
             range: Style::new().fg(Color::Rgb(204, 121, 167)),
             last_move: Style::new().bg(Color::Rgb(50, 50, 50)),
             selected: Style::new().bg(Color::Rgb(0, 60, 90)),

@@ -1,7 +1,7 @@
 //! Drawing: the board viewport, minimap, piece card, move list, status and hint lines, help.
 //! Everything reads the model; the only thing taken from here is the geometry of the layout.
 
-use super::app::{mark, App, ConfirmKind, Geometry, Mode, PromptKind, ZOOM_WIDTHS};
+use super::app::{App, ConfirmKind, Geometry, Mode, PromptKind, ZOOM_WIDTHS, mark};
 use super::keys::Action;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -33,10 +33,21 @@ pub struct Areas {
 }
 
 pub fn areas(area: Rect) -> Areas {
-    let [main, status, hint] = Layout::vertical([Constraint::Min(1), Constraint::Length(1), Constraint::Length(1)]).areas(area);
-    let [board, panel] = Layout::horizontal([Constraint::Min(1), Constraint::Length(PANEL_WIDTH)]).areas(main);
+    let [main, status, hint] = Layout::vertical([
+        Constraint::Min(1),
+        Constraint::Length(1),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    let [board, panel] =
+        Layout::horizontal([Constraint::Min(1), Constraint::Length(PANEL_WIDTH)]).areas(main);
     let (card, minimap, moves) = if panel.height >= 42 {
-        let [c, m, l] = Layout::vertical([Constraint::Min(10), Constraint::Length(20), Constraint::Length(10)]).areas(panel);
+        let [c, m, l] = Layout::vertical([
+            Constraint::Min(10),
+            Constraint::Length(20),
+            Constraint::Length(10),
+        ])
+        .areas(panel);
         (c, Some(m), Some(l))
     } else if panel.height >= 30 {
         let [c, m] = Layout::vertical([Constraint::Min(10), Constraint::Length(20)]).areas(panel);
@@ -79,7 +90,9 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
             "The terminal is {}×{}; the board needs at least {}×{}. Make it larger (or press q to quit).",
             area.width, area.height, MIN_WIDTH, MIN_HEIGHT
         );
-        Paragraph::new(msg).wrap(Wrap { trim: true }).render(area, buf);
+        Paragraph::new(msg)
+            .wrap(Wrap { trim: true })
+            .render(area, buf);
         return;
     }
     let a = areas(area);
@@ -102,12 +115,21 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
 fn piece_text(app: &App, kind: u16, side: Side, w: u16) -> String {
     let k = app.rules.catalogue().kind(kind);
     if app.view.ascii {
-        let code = if side == Side::White { k.code.to_ascii_lowercase() } else { k.code.clone() };
+        let code = if side == Side::White {
+            k.code.to_ascii_lowercase()
+        } else {
+            k.code.clone()
+        };
         return code;
     }
     if w >= 6 {
         // Two kanji of the name when they are ordinary wide characters.
-        let two: String = k.kanji.chars().filter(|c| c.to_string().width() == 2 && (*c as u32) < 0x20000).take(2).collect();
+        let two: String = k
+            .kanji
+            .chars()
+            .filter(|c| c.to_string().width() == 2 && (*c as u32) < 0x20000)
+            .take(2)
+            .collect();
         if two.width() == 4 {
             return two;
         }
@@ -125,27 +147,32 @@ fn draw_board(app: &App, area: Rect, buf: &mut Buffer) {
     let last = app.game.moves.last();
     // File labels along the top, rank labels down the left.
     for c in 0..g.cols {
-        let (x, _) = app.from_screen(c + sc, 0);
+        let (x, _) = app.board_xy(c + sc, 0);
         let label = format!("{:^w$}", d.files as i32 - x, w = w as usize);
         buf.set_string(g.left + c as u16 * w, area.y, label, t.label);
     }
     for r in 0..g.rows {
-        let (_, y) = app.from_screen(0, r + sr);
-        buf.set_string(area.x, g.top + r as u16, format!("{:>3} ", d.ranks as i32 - y), t.label);
+        let (_, y) = app.board_xy(0, r + sr);
+        buf.set_string(
+            area.x,
+            g.top + r as u16,
+            format!("{:>3} ", d.ranks as i32 - y),
+            t.label,
+        );
     }
     let selected = app.selection.as_ref().map(|s| s.from);
     for r in 0..g.rows {
         for c in 0..g.cols {
-            let (x, y) = app.from_screen(c + sc, r + sr);
+            let (x, y) = app.board_xy(c + sc, r + sr);
             let Some(sq) = d.square(x, y) else { continue };
             let col = g.left + c as u16 * w;
             let row = g.top + r as u16;
             let flags = app.overlay[sq.0 as usize];
             let mut base = Style::new();
-            if let Some(m) = last {
-                if m.from == sq || m.to == sq || m.path().contains(&sq) {
-                    base = base.patch(t.last_move);
-                }
+            if let Some(m) = last
+                && (m.from == sq || m.to == sq || m.path().contains(&sq))
+            {
+                base = base.patch(t.last_move);
             }
             if selected == Some(sq) {
                 base = base.patch(t.selected).add_modifier(Modifier::UNDERLINED);
@@ -177,7 +204,11 @@ fn draw_board(app: &App, area: Rect, buf: &mut Buffer) {
                     } else {
                         t.white
                     };
-                    let mut piece_style = if p.side == Side::Black { t.black } else { t.white };
+                    let mut piece_style = if p.side == Side::Black {
+                        t.black
+                    } else {
+                        t.white
+                    };
                     if p.promoted {
                         piece_style = piece_style.add_modifier(Modifier::UNDERLINED);
                     }
@@ -191,7 +222,12 @@ fn draw_board(app: &App, area: Rect, buf: &mut Buffer) {
                         style_base = style_base.patch(t.cursor).add_modifier(Modifier::REVERSED);
                     }
                     buf.set_string(col, row, " ".repeat(w as usize), style_base);
-                    buf.set_string(col, row, mark_glyph.to_string(), style_base.patch(mark_style));
+                    buf.set_string(
+                        col,
+                        row,
+                        mark_glyph.to_string(),
+                        style_base.patch(mark_style),
+                    );
                     buf.set_string(col + 1, row, &text, style_base.patch(piece_style));
                     if flags & mark::PROMOTE != 0 && used < w {
                         buf.set_string(col + used, row, "+", style_base.patch(t.capture));
@@ -225,7 +261,10 @@ fn draw_board(app: &App, area: Rect, buf: &mut Buffer) {
 
 fn draw_card(app: &App, area: Rect, buf: &mut Buffer) {
     let t = &app.theme;
-    let block = Block::new().borders(Borders::ALL).title(" Piece ").title_style(t.title);
+    let block = Block::new()
+        .borders(Borders::ALL)
+        .title(" Piece ")
+        .title_style(t.title);
     let inner = block.inner(area);
     block.render(area, buf);
     let d = app.dims();
@@ -261,7 +300,10 @@ fn draw_card(app: &App, area: Rect, buf: &mut Buffer) {
                 facts.push(format!("rank {r}"));
             }
             lines.push(Line::from(facts.join(" · ")));
-            lines.push(Line::from(format!("Betza ({}): {}", app.rules.rule_set.name, reading.betza)));
+            lines.push(Line::from(format!(
+                "Betza ({}): {}",
+                app.rules.rule_set.name, reading.betza
+            )));
             for l in explain::describe(&reading.patterns) {
                 lines.push(Line::from(format!("· {l}")));
             }
@@ -274,10 +316,19 @@ fn draw_card(app: &App, area: Rect, buf: &mut Buffer) {
                 }
             };
             lines.push(Line::from(promo));
-            lines.push(Line::from(format!("Captures: {}", capture_words(&app.rules, kind))));
-            let moves = app.overlay.iter().filter(|&&f| f & (mark::QUIET | mark::CAPTURE) != 0).count();
+            lines.push(Line::from(format!(
+                "Captures: {}",
+                capture_words(&app.rules, kind)
+            )));
+            let moves = app
+                .overlay
+                .iter()
+                .filter(|&&f| f & (mark::QUIET | mark::CAPTURE) != 0)
+                .count();
             if piece.is_some() {
-                lines.push(Line::from(format!("{moves} squares it can reach from here")));
+                lines.push(Line::from(format!(
+                    "{moves} squares it can reach from here"
+                )));
             }
             for row in explain::diagram(&reading.patterns).lines() {
                 lines.push(Line::styled(row.to_string(), t.label));
@@ -285,9 +336,14 @@ fn draw_card(app: &App, area: Rect, buf: &mut Buffer) {
         }
     }
     lines.push(Line::from(""));
-    lines.push(Line::styled("o move * jump x capture ! on the way", t.label));
+    lines.push(Line::styled(
+        "o move * jump x capture ! on the way",
+        t.label,
+    ));
     lines.push(Line::styled("# range capture + promotes @ go on", t.label));
-    Paragraph::new(lines).wrap(Wrap { trim: false }).render(inner, buf);
+    Paragraph::new(lines)
+        .wrap(Wrap { trim: false })
+        .render(inner, buf);
 }
 
 fn capital_side(s: Side) -> String {
@@ -296,7 +352,10 @@ fn capital_side(s: Side) -> String {
 
 fn draw_minimap(app: &App, area: Rect, buf: &mut Buffer) {
     let t = &app.theme;
-    let block = Block::new().borders(Borders::ALL).title(" Board ").title_style(t.title);
+    let block = Block::new()
+        .borders(Borders::ALL)
+        .title(" Board ")
+        .title_style(t.title);
     let inner = block.inner(area);
     block.render(area, buf);
     let d = app.dims();
@@ -315,7 +374,7 @@ fn draw_minimap(app: &App, area: Rect, buf: &mut Buffer) {
         })
         .unwrap_or_default();
     let color_at = |c: i32, r: i32| {
-        let (x, y) = app.from_screen(c, r);
+        let (x, y) = app.board_xy(c, r);
         let sq = d.square(x, y)?;
         Some(if (x, y) == app.cursor {
             ratatui::style::Color::Magenta
@@ -348,7 +407,10 @@ fn draw_minimap(app: &App, area: Rect, buf: &mut Buffer) {
 
 fn draw_moves(app: &App, area: Rect, buf: &mut Buffer) {
     let t = &app.theme;
-    let block = Block::new().borders(Borders::ALL).title(" Moves ").title_style(t.title);
+    let block = Block::new()
+        .borders(Borders::ALL)
+        .title(" Moves ")
+        .title_style(t.title);
     let inner = block.inner(area);
     block.render(area, buf);
     let n = app.game.notations.len();
@@ -359,7 +421,11 @@ fn draw_moves(app: &App, area: Rect, buf: &mut Buffer) {
         .enumerate()
         .map(|(i, s)| {
             let num = start + i + 1;
-            let side = if (num + app.game.positions[0].ply as usize) % 2 == 1 { "▲" } else { "△" };
+            let side = if (num + app.game.positions[0].ply as usize) % 2 == 1 {
+                "▲"
+            } else {
+                "△"
+            };
             let text = format!("{num:>4} {side} {s}");
             if start + i + 1 == n {
                 Line::styled(text, t.title)
@@ -374,11 +440,19 @@ fn draw_moves(app: &App, area: Rect, buf: &mut Buffer) {
 fn draw_status(app: &App, area: Rect, buf: &mut Buffer) {
     let t = &app.theme;
     let text = match &app.mode {
-        Mode::Prompt(PromptKind::Find, s) => format!("Find a piece (name, code or kanji): {s}_   Enter to find, Esc to cancel"),
-        Mode::Prompt(PromptKind::Goto, s) => format!("Go to square (file.rank): {s}_   Enter to go, Esc to cancel"),
-        Mode::Prompt(PromptKind::Save, s) => format!("Save as: {s}_   Enter to save, Esc to cancel"),
+        Mode::Prompt(PromptKind::Find, s) => {
+            format!("Find a piece (name, code or kanji): {s}_   Enter to find, Esc to cancel")
+        }
+        Mode::Prompt(PromptKind::Goto, s) => {
+            format!("Go to square (file.rank): {s}_   Enter to go, Esc to cancel")
+        }
+        Mode::Prompt(PromptKind::Save, s) => {
+            format!("Save as: {s}_   Enter to save, Esc to cancel")
+        }
         Mode::Confirm(ConfirmKind::Quit) => "Quit this game? y / n".to_string(),
-        Mode::Confirm(ConfirmKind::Resign) => format!("{} resigns? y / n", capital_side(app.pos().to_move())),
+        Mode::Confirm(ConfirmKind::Resign) => {
+            format!("{} resigns? y / n", capital_side(app.pos().to_move()))
+        }
         _ => app.status.clone(),
     };
     let style = if app.warning || matches!(app.mode, Mode::Confirm(_) | Mode::Promote { .. }) {
@@ -390,17 +464,37 @@ fn draw_status(app: &App, area: Rect, buf: &mut Buffer) {
         Some(o) => format!(" {} won ", capital_side(o.winner)),
         None => format!(" {} to move ", capital_side(app.pos().to_move())),
     };
-    let turn_style = if app.pos().to_move() == Side::Black { t.black } else { t.white }.add_modifier(Modifier::REVERSED);
+    let turn_style = if app.pos().to_move() == Side::Black {
+        t.black
+    } else {
+        t.white
+    }
+    .add_modifier(Modifier::REVERSED);
     buf.set_string(area.x, area.y, &turn, turn_style);
     let x = area.x + turn.width() as u16 + 1;
-    buf.set_stringn(x, area.y, text, area.width.saturating_sub(x - area.x) as usize, style);
+    buf.set_stringn(
+        x,
+        area.y,
+        text,
+        area.width.saturating_sub(x - area.x) as usize,
+        style,
+    );
 }
 
 /// The hint line, from the keymap.
 pub fn hint_text(app: &App) -> String {
     let k = &app.keymap;
     [
-        (format!("{}/{}/{}/{}", k.keys_of(Action::Left), k.keys_of(Action::Down), k.keys_of(Action::Up), k.keys_of(Action::Right)), "move"),
+        (
+            format!(
+                "{}/{}/{}/{}",
+                k.keys_of(Action::Left),
+                k.keys_of(Action::Down),
+                k.keys_of(Action::Up),
+                k.keys_of(Action::Right)
+            ),
+            "move",
+        ),
         (k.keys_of(Action::Select), "select"),
         (k.keys_of(Action::Cancel), "cancel"),
         (k.keys_of(Action::Undo), "undo"),
@@ -417,12 +511,21 @@ pub fn hint_text(app: &App) -> String {
 }
 
 fn draw_hint(app: &App, area: Rect, buf: &mut Buffer) {
-    buf.set_stringn(area.x, area.y, hint_text(app), area.width as usize, app.theme.label);
+    buf.set_stringn(
+        area.x,
+        area.y,
+        hint_text(app),
+        area.width as usize,
+        app.theme.label,
+    );
 }
 
 /// The help overlay: every action with its keys, and the overlay legend.
 pub fn help_lines(app: &App) -> Vec<String> {
-    let mut lines = vec!["Keys (rebind them in keys.toml in your config directory):".to_string(), String::new()];
+    let mut lines = vec![
+        "Keys (rebind them in keys.toml in your config directory):".to_string(),
+        String::new(),
+    ];
     for a in Action::ALL {
         lines.push(format!("  {:<22} {}", app.keymap.keys_of(a), a.describe()));
     }
@@ -449,7 +552,10 @@ fn draw_help(app: &App, area: Rect, buf: &mut Buffer) {
         height: h,
     };
     Clear.render(r, buf);
-    let block = Block::new().borders(Borders::ALL).title(" Help ").title_style(app.theme.title);
+    let block = Block::new()
+        .borders(Borders::ALL)
+        .title(" Help ")
+        .title_style(app.theme.title);
     let inner = block.inner(r);
     block.render(r, buf);
     Paragraph::new(lines.into_iter().map(Line::from).collect::<Vec<_>>()).render(inner, buf);

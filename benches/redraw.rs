@@ -1,0 +1,60 @@
+//! A full redraw of the terminal game at 240×70 (target: at most 2 ms), into a buffer.
+//! Run with `cargo bench --bench redraw`.
+
+// The game lives in the binary; the benchmark compiles its modules in directly.
+#[allow(dead_code, unused_imports)]
+#[path = "../src/tui/mod.rs"]
+mod tui;
+
+use divan::Bencher;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use taikyoku::rules::{Game, Rules};
+use tui::app::App;
+use tui::keys::{Action, Keymap};
+use tui::theme::Theme;
+
+fn main() {
+    divan::main();
+}
+
+fn app(zoom: usize) -> App {
+    let rules = Rules::new(Game::taikyoku().expect("data"), "wikipedia").expect("rules");
+    let start = rules.start_position();
+    let mut app = App::new(
+        rules,
+        start,
+        Keymap::default(),
+        Theme::default_theme(),
+        false,
+    );
+    app.view.zoom = zoom;
+    let area = Rect::new(0, 0, 240, 70);
+    app.set_geometry(tui::view::geometry(&app, area));
+    // Cursor on a pawn, whose move is shown.
+    app.cursor = (17, 10);
+    app.refresh_overlay();
+    app
+}
+
+#[divan::bench(args = [0, 1, 2])]
+fn full_redraw_240x70(bencher: Bencher, zoom: usize) {
+    let app = app(zoom);
+    let area = Rect::new(0, 0, 240, 70);
+    let mut buf = Buffer::empty(area);
+    bencher.bench_local(|| {
+        buf.reset();
+        tui::view::draw(divan::black_box(&app), area, &mut buf);
+    });
+}
+
+/// Moving the cursor between two pawns: the overlay of the piece under it is computed,
+/// nothing else.
+#[divan::bench]
+fn cursor_step(bencher: Bencher) {
+    let mut app = app(1);
+    bencher.bench_local(|| {
+        app.act(Action::Right);
+        app.act(Action::Left);
+    });
+}
