@@ -573,6 +573,17 @@ fn tokens(letters: &str, atoms: &[Vec2]) -> Vec<Dir> {
     let shapes: Vec<Shape> = atoms.iter().map(|&a| shape(a)).collect();
     let oblique = shapes.contains(&Shape::Oblique);
     let quadrant = shapes.iter().all(|&s| s != Shape::Orthogonal);
+    split_tokens(letters, quadrant, oblique)
+}
+
+/// A later leg's letters: single letters, and `fl fr bl br` (either order) for 45° turns.
+fn relative_tokens(letters: &str) -> Vec<Dir> {
+    split_tokens(letters, true, false)
+}
+
+/// Tokens of a letter string: quadrant pairs (`fl`…) when `quadrant`, the doubled and mixed
+/// pairs of oblique atoms (`ff`, `fs`…) when `oblique`, single letters otherwise.
+fn split_tokens(letters: &str, quadrant: bool, oblique: bool) -> Vec<Dir> {
     let b = letters.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
@@ -593,37 +604,16 @@ fn tokens(letters: &str, atoms: &[Vec2]) -> Vec<Dir> {
             Some((b'r', b'v')) if oblique => Some(Dir::RV),
             _ => None,
         };
-        if let Some(t) = two {
-            out.push(t);
-            i += 2;
-            continue;
+        match two {
+            Some(t) => {
+                out.push(t);
+                i += 2;
+            }
+            None => {
+                out.push(single(b[i]));
+                i += 1;
+            }
         }
-        out.push(single(b[i]));
-        i += 1;
-    }
-    out
-}
-
-/// A later leg's letters: single letters, and `fl fr bl br` (either order) for 45° turns.
-fn relative_tokens(letters: &str) -> Vec<Dir> {
-    let b = letters.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        let two = match b.get(i + 1).map(|&n| (b[i], n)) {
-            Some((b'f', b'l')) | Some((b'l', b'f')) => Some(Dir::FL),
-            Some((b'f', b'r')) | Some((b'r', b'f')) => Some(Dir::FR),
-            Some((b'b', b'l')) | Some((b'l', b'b')) => Some(Dir::BL),
-            Some((b'b', b'r')) | Some((b'r', b'b')) => Some(Dir::BR),
-            _ => None,
-        };
-        if let Some(t) = two {
-            out.push(t);
-            i += 2;
-            continue;
-        }
-        out.push(single(b[i]));
-        i += 1;
     }
     out
 }

@@ -502,34 +502,12 @@ impl Ctx<'_> {
             }
             let enemy = cell_side(c) != self.side;
             match ray.kind {
-                Kind::Plain => {
+                Kind::Plain | Kind::Hop(_) => {
                     if (enemy && ray.mode.capture) || (!enemy && ray.mode.own) {
-                        self.land(
-                            sq,
-                            ray,
-                            true,
-                            out,
-                            keys,
-                            captured || enemy,
-                            false,
-                            final_leg,
-                        );
+                        let took = captured || enemy;
+                        self.land(sq, ray, true, out, keys, took, false, final_leg);
                     }
-                    return;
-                }
-                Kind::Hop(_) => {
-                    if (enemy && ray.mode.capture) || (!enemy && ray.mode.own) {
-                        self.land(
-                            sq,
-                            ray,
-                            true,
-                            out,
-                            keys,
-                            captured || enemy,
-                            false,
-                            final_leg,
-                        );
-                    }
+                    // A rider stops at the first piece; a hopper may pass a few.
                     if hops_left == 0 {
                         return;
                     }

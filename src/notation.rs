@@ -70,7 +70,6 @@ pub fn position_string(rules: &Rules, pos: &Position) -> String {
 
 /// Reads a position string (see the module documentation).
 pub fn parse_position_string(rules: &Rules, s: &str) -> Result<Position, NotationError> {
-    let dims = rules.dims();
     let mut fields = s.split_whitespace();
     let board = fields
         .next()
@@ -94,10 +93,63 @@ pub fn parse_position_string(rules: &Rules, s: &str) -> Result<Position, Notatio
     if let Some(extra) = fields.next() {
         return err(format!("unexpected {extra:?} after the move number"));
     }
+    let mut pos = read_board(rules, board, "rank", |cell| {
+        if let Ok(n) = cell.parse::<i32>() {
+            return if n < 1 {
+                err("a run of empty squares must be at least 1")
+            } else {
+                Ok(Cells::Empty(n))
+            };
+        }
+        let (promoted, code) = match cell.strip_prefix('+') {
+            Some(c) => (true, c),
+            None => (false, cell),
+        };
+        let side = if code.chars().all(|c| !c.is_ascii_lowercase()) {
+            Side::Black
+        } else if code.chars().all(|c| !c.is_ascii_uppercase()) {
+            Side::White
+        } else {
+            return err(format!(
+                "{cell:?} mixes cases; Black's codes are upper case, White's lower case"
+            ));
+        };
+        let kind = rules
+            .catalogue()
+            .by_code(&code.to_ascii_uppercase())
+            .ok_or_else(|| NotationError(format!("unknown piece code {code:?}")))?;
+        Ok(Cells::Pieces(
+            Piece {
+                kind,
+                side,
+                promoted,
+            },
+            1,
+        ))
+    })?;
+    finish(rules, &mut pos, side, ply)?;
+    Ok(pos)
+}
+
+/// What one comma-separated cell of a board row stands for.
+enum Cells {
+    Empty(i32),
+    Pieces(Piece, i32),
+}
+
+/// Reads rows separated by `/` (from White's side), cells separated by `,` (from Black's
+/// left), each cell read by `cell`. `row_name` names a row in errors ("rank 3").
+fn read_board(
+    rules: &Rules,
+    board: &str,
+    row_name: &str,
+    cell: impl Fn(&str) -> Result<Cells, NotationError>,
+) -> Result<Position, NotationError> {
+    let dims = rules.dims();
     let rows: Vec<&str> = board.split('/').collect();
     if rows.len() != dims.ranks as usize {
         return err(format!(
-            "expected {} ranks separated by '/', found {}",
+            "expected {} rows separated by '/', found {}",
             dims.ranks,
             rows.len()
         ));
@@ -105,68 +157,35 @@ pub fn parse_position_string(rules: &Rules, s: &str) -> Result<Position, Notatio
     let mut pos = rules.empty_position();
     for (r, row) in rows.iter().enumerate() {
         let y = dims.ranks as i32 - 1 - r as i32;
+        let here = |e: NotationError| NotationError(format!("{row_name} {}: {}", r + 1, e.0));
         let mut x = 0i32;
-        for cell in row.split(',') {
-            let rank_name = r + 1;
-            if cell.is_empty() {
-                return err(format!(
-                    "rank {rank_name}: empty cell (two commas in a row?)"
-                ));
+        for text in row.split(',') {
+            if text.is_empty() {
+                return Err(here(NotationError(
+                    "an empty cell (two commas in a row?)".into(),
+                )));
             }
-            if let Ok(n) = cell.parse::<i32>() {
-                if n < 1 {
-                    return err(format!(
-                        "rank {rank_name}: a run of empty squares must be at least 1"
-                    ));
+            let (piece, n) = match cell(text).map_err(here)? {
+                Cells::Empty(n) => (None, n),
+                Cells::Pieces(p, n) => (Some(p), n),
+            };
+            for _ in 0..n {
+                if let Some(p) = piece {
+                    let sq = dims.square(x, y).ok_or_else(|| {
+                        here(NotationError(format!("more than {} squares", dims.files)))
+                    })?;
+                    rules.put(&mut pos, sq, Some(p));
                 }
-                x += n;
-                continue;
+                x += 1;
             }
-            let (promoted, code) = match cell.strip_prefix('+') {
-                Some(c) => (true, c),
-                None => (false, cell),
-            };
-            let side = if code.chars().all(|c| !c.is_ascii_lowercase()) {
-                Side::Black
-            } else if code.chars().all(|c| !c.is_ascii_uppercase()) {
-                Side::White
-            } else {
-                return err(format!(
-                    "rank {rank_name}: {cell:?} mixes cases; Black's codes are upper case, White's lower case"
-                ));
-            };
-            let kind = rules
-                .catalogue()
-                .by_code(&code.to_ascii_uppercase())
-                .ok_or_else(|| {
-                    NotationError(format!("rank {rank_name}: unknown piece code {code:?}"))
-                })?;
-            let Some(sq) = dims.square(x, y) else {
-                return err(format!(
-                    "rank {rank_name} has more than {} files",
-                    dims.files
-                ));
-            };
-            rules.put(
-                &mut pos,
-                sq,
-                Some(Piece {
-                    kind,
-                    side,
-                    promoted,
-                }),
-            );
-            x += 1;
         }
         if x != dims.files as i32 {
-            return err(format!(
-                "rank {} has {x} files; expected {}",
-                r + 1,
+            return Err(here(NotationError(format!(
+                "{x} squares; expected {}",
                 dims.files
-            ));
+            ))));
         }
     }
-    finish(rules, &mut pos, side, ply)?;
     Ok(pos)
 }
 
@@ -305,7 +324,6 @@ pub fn suggest(close: &[String]) -> String {
 /// White, a count after a code for a run of equal pieces (`p36`), then the number of moves
 /// played (even: Black to move). TSFEN has no promoted flag: no piece is marked promoted.
 pub fn parse_tsfen(rules: &Rules, s: &str) -> Result<Position, NotationError> {
-    let dims = rules.dims();
     let fields: Vec<&str> = s.split_whitespace().collect();
     let [board, counter] = fields[..] else {
         return err("a TSFEN has two fields: the board and the move counter");
@@ -313,78 +331,39 @@ pub fn parse_tsfen(rules: &Rules, s: &str) -> Result<Position, NotationError> {
     let moves: u32 = counter
         .parse()
         .map_err(|_| NotationError(format!("TSFEN move counter {counter:?} is not a number")))?;
-    let rows: Vec<&str> = board.split('/').collect();
-    if rows.len() != dims.ranks as usize {
-        return err(format!(
-            "expected {} TSFEN rows, found {}",
-            dims.ranks,
-            rows.len()
-        ));
-    }
-    let mut pos = rules.empty_position();
-    for (r, row) in rows.iter().enumerate() {
-        let y = dims.ranks as i32 - 1 - r as i32;
-        let mut x = 0;
-        for cell in row.split(',') {
-            let digits = cell.trim_start_matches(|c: char| c.is_ascii_alphabetic());
-            let letters = &cell[..cell.len() - digits.len()];
-            let n: i32 = if digits.is_empty() {
-                1
-            } else {
-                digits
-                    .parse()
-                    .map_err(|_| NotationError(format!("TSFEN row {}: bad cell {cell:?}", r + 1)))?
-            };
-            if letters.is_empty() {
-                x += n;
-                continue;
-            }
-            let side = if letters.chars().all(|c| c.is_ascii_lowercase()) {
-                Side::Black
-            } else {
-                Side::White
-            };
-            let code = letters.to_ascii_uppercase();
-            let kind = rules
-                .catalogue()
-                .kinds
-                .iter()
-                .find(|k| k.atsa_code.as_deref() == Some(code.as_str()))
-                .map(|k| k.id)
-                .ok_or_else(|| {
-                    NotationError(format!(
-                        "TSFEN row {}: unknown ATSA code {letters:?}",
-                        r + 1
-                    ))
-                })?;
-            for _ in 0..n {
-                let sq = dims.square(x, y).ok_or_else(|| {
-                    NotationError(format!(
-                        "TSFEN row {} is longer than {} squares",
-                        r + 1,
-                        dims.files
-                    ))
-                })?;
-                rules.put(
-                    &mut pos,
-                    sq,
-                    Some(Piece {
-                        kind,
-                        side,
-                        promoted: false,
-                    }),
-                );
-                x += 1;
-            }
+    let mut pos = read_board(rules, board, "TSFEN row", |cell| {
+        let digits = cell.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+        let letters = &cell[..cell.len() - digits.len()];
+        let n: i32 = if digits.is_empty() {
+            1
+        } else {
+            digits
+                .parse()
+                .map_err(|_| NotationError(format!("bad cell {cell:?}")))?
+        };
+        if letters.is_empty() {
+            return Ok(Cells::Empty(n));
         }
-        if x != dims.files as i32 {
-            return err(format!(
-                "TSFEN row {} has {x} squares; expected {}",
-                r + 1,
-                dims.files
-            ));
-        }
-    }
+        let side = if letters.chars().all(|c| c.is_ascii_lowercase()) {
+            Side::Black
+        } else {
+            Side::White
+        };
+        let code = letters.to_ascii_uppercase();
+        let kind = rules
+            .catalogue()
+            .kinds
+            .iter()
+            .find(|k| k.atsa_code.as_deref() == Some(code.as_str()))
+            .map(|k| k.id)
+            .ok_or_else(|| NotationError(format!("unknown ATSA code {letters:?}")))?;
+        let piece = Piece {
+            kind,
+            side,
+            promoted: false,
+        };
+        Ok(Cells::Pieces(piece, n))
+    })?;
     let side = if moves.is_multiple_of(2) {
         Side::Black
     } else {

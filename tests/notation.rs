@@ -172,7 +172,7 @@ fn position_string_errors() {
     let e = parse_position_string(r, &good.replacen("/", "//", 1))
         .unwrap_err()
         .to_string();
-    assert!(e.contains("ranks"), "{e}");
+    assert!(e.contains("rows"), "{e}");
     let e = parse_position_string(r, &good.replace(" b 0", " x 0"))
         .unwrap_err()
         .to_string();

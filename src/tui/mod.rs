@@ -17,6 +17,7 @@ use ratatui::crossterm::terminal::{
 };
 use std::io::{self, Stdout};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use taikyoku::cli::CliError;
 use taikyoku::position::Position;
 use taikyoku::rules::Rules;
@@ -67,15 +68,21 @@ pub fn load_config(theme_flag: Option<&str>) -> Result<(Keymap, Theme), CliError
     Ok((keymap, theme))
 }
 
-/// Undoes everything `TerminalGuard::new` did. Safe to call more than once.
+/// Whether the terminal is in the game's mode (so that it is given back exactly once: leaving
+/// the alternate screen twice would move the cursor back over what was printed since).
+static ACTIVE: AtomicBool = AtomicBool::new(false);
+
+/// Undoes everything `TerminalGuard::new` did, once.
 fn restore_terminal() {
-    let _ = disable_raw_mode();
-    let _ = execute!(
-        io::stdout(),
-        DisableMouseCapture,
-        LeaveAlternateScreen,
-        ratatui::crossterm::cursor::Show
-    );
+    if ACTIVE.swap(false, Ordering::SeqCst) {
+        let _ = disable_raw_mode();
+        let _ = execute!(
+            io::stdout(),
+            DisableMouseCapture,
+            LeaveAlternateScreen,
+            ratatui::crossterm::cursor::Show
+        );
+    }
 }
 
 /// Raw mode, alternate screen and mouse capture for as long as it lives.
@@ -91,7 +98,8 @@ impl TerminalGuard {
             restore_terminal();
             hook(info);
         }));
-        enable_raw_mode()?;
+        ACTIVE.store(true, Ordering::SeqCst);
+        enable_raw_mode().inspect_err(|_| restore_terminal())?;
         let mut out = io::stdout();
         if let Err(e) = execute!(out, EnterAlternateScreen, EnableMouseCapture) {
             restore_terminal();
