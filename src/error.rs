@@ -72,6 +72,16 @@ impl<'a> Source<'a> {
     }
 }
 
+/// Text from bytes read from a file; invalid UTF-8 is reported at the line and column of the
+/// first bad byte, so a damaged file says where it is damaged.
+pub fn utf8_text(name: &str, bytes: Vec<u8>) -> Result<String, DataError> {
+    String::from_utf8(bytes).map_err(|e| {
+        let ok = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        let ok = std::str::from_utf8(ok).unwrap_or("");
+        Source::new(name, ok).error_at(ok.len(), "the file is not valid UTF-8 here")
+    })
+}
+
 fn floor_char_boundary(s: &str, mut i: usize) -> usize {
     while i > 0 && !s.is_char_boundary(i) {
         i -= 1;
@@ -91,5 +101,12 @@ mod tests {
         assert_eq!(src.line_col(9), (2, 3));
         let e = src.error_at(9, "expected something");
         assert_eq!(e.to_string(), "x.toml:2:3: expected something");
+    }
+
+    #[test]
+    fn bad_utf8_is_placed_at_its_first_byte() {
+        let e = utf8_text("x.toml", b"a = 1\nb\xc3\xa9 = \xff\n".to_vec()).unwrap_err();
+        assert_eq!(e.to_string(), "x.toml:2:5: the file is not valid UTF-8 here");
+        assert_eq!(utf8_text("x", b"ok".to_vec()).unwrap(), "ok");
     }
 }
