@@ -21,7 +21,11 @@ fn diagrams(name: &str) -> String {
             reading.betza,
             moves.len(),
             dests.iter().filter(|&&d| d != (17, 17)).count(),
-            if multi > 0 { format!(", {multi} with stops") } else { String::new() }
+            if multi > 0 {
+                format!(", {multi} with stops")
+            } else {
+                String::new()
+            }
         ));
         // '*' reachable, '@' the piece (also '@' when it can come back to its square), '.' not.
         let radius = 6;
@@ -36,7 +40,10 @@ fn diagrams(name: &str) -> String {
                 .collect();
             out.push_str(&format!("  {row}\n"));
         }
-        let beyond = dests.iter().filter(|&&(x, y)| (x - 17).abs() > radius || (y - 17).abs() > radius).count();
+        let beyond = dests
+            .iter()
+            .filter(|&&(x, y)| (x - 17).abs() > radius || (y - 17).abs() > radius)
+            .count();
         if beyond > 0 {
             out.push_str(&format!("  + {beyond} squares beyond the window\n"));
         }
