@@ -106,7 +106,10 @@ mod tests {
     #[test]
     fn bad_utf8_is_placed_at_its_first_byte() {
         let e = utf8_text("x.toml", b"a = 1\nb\xc3\xa9 = \xff\n".to_vec()).unwrap_err();
-        assert_eq!(e.to_string(), "x.toml:2:5: the file is not valid UTF-8 here");
+        assert_eq!(
+            e.to_string(),
+            "x.toml:2:6: the file is not valid UTF-8 here"
+        );
         assert_eq!(utf8_text("x", b"ok".to_vec()).unwrap(), "ok");
     }
 }
