@@ -46,6 +46,23 @@ impl<'a> Source<'a> {
         (line, col)
     }
 
+    /// The line and column of many offsets, finding the lines once (`line_col` for each
+    /// would scan the text from the start every time).
+    pub fn line_cols(&self, offsets: impl IntoIterator<Item = usize>) -> Vec<(usize, usize)> {
+        let starts: Vec<usize> = std::iter::once(0)
+            .chain(self.text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        offsets
+            .into_iter()
+            .map(|offset| {
+                let offset = floor_char_boundary(self.text, offset.min(self.text.len()));
+                let line = starts.partition_point(|&s| s <= offset);
+                let col = self.text[starts[line - 1]..offset].chars().count() + 1;
+                (line, col)
+            })
+            .collect()
+    }
+
     pub fn error_at(&self, offset: usize, message: impl Into<String>) -> DataError {
         let (line, column) = self.line_col(offset);
         DataError {
@@ -99,6 +116,10 @@ mod tests {
         assert_eq!(src.line_col(0), (1, 1));
         assert_eq!(src.line_col(6), (2, 1));
         assert_eq!(src.line_col(9), (2, 3));
+        assert_eq!(
+            src.line_cols([9, 0, 6, 100]),
+            [(2, 3), (1, 1), (2, 1), (3, 1)]
+        );
         let e = src.error_at(9, "expected something");
         assert_eq!(e.to_string(), "x.toml:2:3: expected something");
     }

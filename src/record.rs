@@ -367,7 +367,11 @@ impl Record {
                 game: place(&raw.game),
                 rules: place(&raw.rules),
                 start: place(&raw.start),
-                moves: raw.moves.iter().map(|m| Some(place(m))).collect(),
+                moves: src
+                    .line_cols(raw.moves.iter().map(|m| m.span().start))
+                    .into_iter()
+                    .map(Some)
+                    .collect(),
             },
             moves: raw.moves.into_iter().map(Spanned::into_inner).collect(),
         })
