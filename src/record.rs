@@ -29,6 +29,7 @@ use crate::notation::{self, NotationError};
 use crate::position::{EndReason, Outcome, Position};
 use crate::rules::{Game, Rules, RulesError};
 use serde::Deserialize;
+use serde::de::IgnoredAny;
 use std::fmt;
 use std::path::Path;
 use std::time::SystemTime;
@@ -102,10 +103,11 @@ struct Probe {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawRecord {
-    #[allow(dead_code)]
-    format: String,
-    #[allow(dead_code)]
-    version: i64,
+    // Checked by the probe; required here too so that they are not unknown fields.
+    #[serde(rename = "format")]
+    _format: IgnoredAny,
+    #[serde(rename = "version")]
+    _version: IgnoredAny,
     game: Spanned<String>,
     rules: Spanned<String>,
     #[serde(default)]
@@ -195,8 +197,10 @@ impl fmt::Display for Warning {
         match self {
             Warning::RulesChanged { recorded, current } => write!(
                 f,
-                "the rules data has changed since this game was recorded ({recorded}, now {current}); \
-                 every move was checked again under the current rules"
+                "the rules data has changed since this game was recorded (fingerprint {}…, now {}…); \
+                 every move was checked again under the current rules",
+                short(recorded),
+                short(current)
             ),
             Warning::ResultDiffers { recorded, replayed } => write!(
                 f,
@@ -206,6 +210,11 @@ impl fmt::Display for Warning {
             ),
         }
     }
+}
+
+/// Enough of a fingerprint to tell two apart.
+fn short(fingerprint: &str) -> &str {
+    fingerprint.get(..19).unwrap_or(fingerprint)
 }
 
 /// "black won (resignation)", or "no result" while the game goes on.

@@ -3,36 +3,12 @@
 
 mod common;
 
+use common::{fails, ok, run};
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Output};
 use taikyoku::notation::position_string;
 use taikyoku::record::Record;
 use taikyoku::store::{self, Overwrite};
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_taikyoku"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn ok(args: &[&str]) -> String {
-    let o = run(args);
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(o.status.success(), "{args:?}: {err}");
-    String::from_utf8(o.stdout).unwrap()
-}
-
-/// Runs a command that must fail cleanly, and returns its standard error.
-fn fails(args: &[&str]) -> String {
-    let o = run(args);
-    let err = String::from_utf8(o.stderr).unwrap();
-    assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
-    assert!(!err.contains("panicked"), "{err}");
-    assert!(o.stdout.is_empty(), "{args:?} printed {:?}", o.stdout);
-    err
-}
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
