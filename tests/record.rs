@@ -465,3 +465,25 @@ fn an_autosaved_game_is_found_and_resumed() {
     store::save(&found, &resumed, Overwrite::Record).unwrap();
     assert!(store::latest_unfinished(&auto).unwrap().is_none());
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+
+    /// Damaged records (any bytes replaced) load or fail with a message; they never panic.
+    #[test]
+    fn damaged_records_never_panic(at in 0usize..1000, len in 0usize..8, junk in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..8)) {
+        static TEXT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+        let r = common::rules("umebayashi");
+        let text = TEXT.get_or_init(|| common::random_game(r, 11, 20, false).0.to_toml());
+        let mut bytes = text.clone().into_bytes();
+        let at = at % bytes.len();
+        let end = (at + len).min(bytes.len());
+        bytes.splice(at..end, junk);
+        let Ok(text) = String::from_utf8(bytes) else {
+            return Ok(());
+        };
+        if let Ok(record) = Record::parse("g", &text) {
+            let _ = record.replay(&r.game);
+        }
+    }
+}
