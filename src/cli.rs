@@ -6,11 +6,13 @@ use crate::explain;
 use crate::geometry::{Side, Square};
 use crate::notation;
 use crate::position::{Piece, Position};
+use crate::record::{self, Record, RecordError, Replay};
 use crate::rules::{DataDir, Game, Rules};
+use crate::store::{self, Overwrite};
 use clap::{Args, Parser, Subcommand};
 use serde_json::json;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Taikyoku shōgi (大局将棋), the largest historical chess game, in a terminal.
 #[derive(Parser, Debug)]
@@ -43,6 +45,59 @@ pub enum Command {
     Rules(RulesCmdArgs),
     /// Print a position as a board.
     Board(PositionArgs),
+    /// Create a game record, or add moves to one.
+    #[command(subcommand)]
+    Record(RecordCommand),
+    /// Replay a game record, checking every move; print where the game stands.
+    Check(CheckArgs),
+}
+
+#[derive(Subcommand, Debug)]
+pub enum RecordCommand {
+    /// Create a record of a new game.
+    New(RecordNewArgs),
+    /// Check moves against the position a record has reached and append them (all or none).
+    Add(RecordAddArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct RecordNewArgs {
+    /// The record file to create.
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// Black's player name.
+    #[arg(long, value_name = "NAME", default_value = "")]
+    pub black: String,
+    /// White's player name.
+    #[arg(long, value_name = "NAME", default_value = "")]
+    pub white: String,
+    /// Replace FILE if it exists, whatever it holds.
+    #[arg(long)]
+    pub force: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct RecordAddArgs {
+    /// The record file.
+    pub file: PathBuf,
+    /// Moves in notation, played in turn (see the README for the notation).
+    #[arg(value_name = "MOVE", required = true, num_args = 1..)]
+    pub moves: Vec<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// The record file.
+    pub file: PathBuf,
+}
+
+/// `--record FILE`: start from the position a record has reached.
+#[derive(Args, Debug, Clone)]
+pub struct RecordArg {
+    /// Start from the position this game record has reached (under its rule set).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["position", "rules"])]
+    pub record: Option<PathBuf>,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -87,6 +142,8 @@ pub struct PieceArgs {
 pub struct MovesArgs {
     #[command(flatten)]
     pub position: PositionArgs,
+    #[command(flatten)]
+    pub record: RecordArg,
     /// Print JSON: {"moves": [{"from", "to", "path", "captures", "promotes", "notation"}]}.
     #[arg(long)]
     pub json: bool,
@@ -104,6 +161,8 @@ pub struct PerftArgs {
     pub depth: u32,
     #[command(flatten)]
     pub position: PositionArgs,
+    #[command(flatten)]
+    pub record: RecordArg,
     /// Print the count under each first move.
     #[arg(long)]
     pub divide: bool,
@@ -144,6 +203,33 @@ pub fn load_position(rules: &Rules, args: &PositionArgs) -> Result<Position, Cli
         Some(p) => Ok(notation::load_position(rules, p)?),
         None => Ok(rules.start_position()),
     }
+}
+
+/// Loads and replays a record, telling the user on standard error what the replay noticed.
+pub fn load_replay(data: &Option<PathBuf>, file: &Path) -> Result<(Record, Replay), CliError> {
+    let game = load_game(data)?;
+    let record = Record::load(file)?;
+    let replay = record.replay(&game)?;
+    for w in &replay.warnings {
+        eprintln!("taikyoku: warning: {}: {w}", file.display());
+    }
+    Ok((record, replay))
+}
+
+/// The rules and position of `--rules`/`--position`, or of `--record`.
+fn rules_and_position(
+    data: &Option<PathBuf>,
+    rs: &Option<String>,
+    position: &PositionArgs,
+    record: &RecordArg,
+) -> Result<(Rules, Position), CliError> {
+    if let Some(file) = &record.record {
+        let (_, replay) = load_replay(data, file)?;
+        return Ok((replay.rules, replay.final_position));
+    }
+    let rules = load_rules(data, rs)?;
+    let pos = load_position(&rules, position)?;
+    Ok((rules, pos))
 }
 
 fn out(s: &str) -> Result<(), CliError> {
@@ -187,6 +273,9 @@ pub fn run(
             let pos = load_position(&rules, &a)?;
             out(&board_text(&rules, &pos))
         }
+        Some(Command::Record(RecordCommand::New(a))) => record_new(&data, &rs, a),
+        Some(Command::Record(RecordCommand::Add(a))) => record_add(&data, a),
+        Some(Command::Check(a)) => check(&data, a),
     }
 }
 
@@ -430,8 +519,7 @@ fn pieces(data: &Option<PathBuf>, rs: &Option<String>) -> Result<(), CliError> {
 }
 
 fn moves(data: &Option<PathBuf>, rs: &Option<String>, a: MovesArgs) -> Result<(), CliError> {
-    let rules = load_rules(data, rs)?;
-    let mut pos = load_position(&rules, &a.position)?;
+    let (rules, mut pos) = rules_and_position(data, rs, &a.position, &a.record)?;
     for m in &a.after {
         let mv = notation::parse_move(&rules, &pos, m)?;
         rules.play_unchecked(&mut pos, &mv);
@@ -479,8 +567,7 @@ fn moves(data: &Option<PathBuf>, rs: &Option<String>, a: MovesArgs) -> Result<()
 }
 
 fn perft(data: &Option<PathBuf>, rs: &Option<String>, a: PerftArgs) -> Result<(), CliError> {
-    let rules = load_rules(data, rs)?;
-    let pos = load_position(&rules, &a.position)?;
+    let (rules, pos) = rules_and_position(data, rs, &a.position, &a.record)?;
     if a.divide {
         let mut total = 0;
         for (m, n) in rules.perft_divide(&pos, a.depth) {
@@ -493,6 +580,87 @@ fn perft(data: &Option<PathBuf>, rs: &Option<String>, a: PerftArgs) -> Result<()
         return out(&total.to_string());
     }
     out(&rules.perft(&pos, a.depth).to_string())
+}
+
+fn record_new(
+    data: &Option<PathBuf>,
+    rs: &Option<String>,
+    a: RecordNewArgs,
+) -> Result<(), CliError> {
+    let rules = load_rules(data, rs)?;
+    let pos = load_position(&rules, &a.position)?;
+    let mut record = Record::new(&rules, &pos);
+    record.black = a.black;
+    record.white = a.white;
+    let overwrite = if a.force {
+        Overwrite::Always
+    } else {
+        Overwrite::Never
+    };
+    store::save(&a.file, &record, overwrite).map_err(|e| match e {
+        RecordError::Exists { file } => CliError(format!(
+            "{file}: already exists (use --force to replace it)"
+        )),
+        e => e.into(),
+    })?;
+    out(&format!(
+        "{}: a new game under {}; {} to move",
+        a.file.display(),
+        record.rules,
+        pos.to_move()
+    ))
+}
+
+/// Appends moves only if every one is legal, so a typo leaves the record as it was.
+fn record_add(data: &Option<PathBuf>, a: RecordAddArgs) -> Result<(), CliError> {
+    let (mut record, replay) = load_replay(data, &a.file)?;
+    let rules = replay.rules;
+    let mut pos = replay.final_position;
+    for text in &a.moves {
+        record
+            .push_text(&rules, &mut pos, text)
+            .map_err(|e| CliError(format!("{e}; the record is unchanged")))?;
+    }
+    // The file was just loaded as a record, so replacing it loses nothing.
+    store::save(&a.file, &record, Overwrite::Record)?;
+    let n = record.moves().len();
+    for m in &record.moves()[n - a.moves.len()..] {
+        out(m)?;
+    }
+    out(&format!(
+        "{}: {n} moves; {}",
+        a.file.display(),
+        standing(&rules, &pos)
+    ))
+}
+
+/// "white to move", or the result once the game is over.
+fn standing(rules: &Rules, pos: &Position) -> String {
+    match rules.outcome(pos) {
+        Some(o) => format!("the game is over: {}", record::describe_outcome(Some(o))),
+        None => format!("{} to move", pos.to_move()),
+    }
+}
+
+fn check(data: &Option<PathBuf>, a: CheckArgs) -> Result<(), CliError> {
+    let (record, replay) = load_replay(data, &a.file)?;
+    let pos = &replay.final_position;
+    out(&format!("{}: every move is legal", a.file.display()))?;
+    out(&format!("rules: {}", record.rules))?;
+    out(&format!("moves: {}", replay.len()))?;
+    out(&format!(
+        "result: {}",
+        replay
+            .outcome
+            .map_or("none (the game goes on)".into(), |o| {
+                record::describe_outcome(Some(o))
+            })
+    ))?;
+    out(&format!("to move: {}", pos.to_move()))?;
+    out(&format!(
+        "position: {}",
+        notation::position_string(&replay.rules, pos)
+    ))
 }
 
 fn rules_cmd(data: &Option<PathBuf>, a: RulesCmdArgs) -> Result<(), CliError> {

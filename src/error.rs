@@ -46,6 +46,23 @@ impl<'a> Source<'a> {
         (line, col)
     }
 
+    /// The line and column of many offsets, finding the lines once (`line_col` for each
+    /// would scan the text from the start every time).
+    pub fn line_cols(&self, offsets: impl IntoIterator<Item = usize>) -> Vec<(usize, usize)> {
+        let starts: Vec<usize> = std::iter::once(0)
+            .chain(self.text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        offsets
+            .into_iter()
+            .map(|offset| {
+                let offset = floor_char_boundary(self.text, offset.min(self.text.len()));
+                let line = starts.partition_point(|&s| s <= offset);
+                let col = self.text[starts[line - 1]..offset].chars().count() + 1;
+                (line, col)
+            })
+            .collect()
+    }
+
     pub fn error_at(&self, offset: usize, message: impl Into<String>) -> DataError {
         let (line, column) = self.line_col(offset);
         DataError {
@@ -72,6 +89,16 @@ impl<'a> Source<'a> {
     }
 }
 
+/// Text from bytes read from a file; invalid UTF-8 is reported at the line and column of the
+/// first bad byte, so a damaged file says where it is damaged.
+pub fn utf8_text(name: &str, bytes: Vec<u8>) -> Result<String, DataError> {
+    String::from_utf8(bytes).map_err(|e| {
+        let ok = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        let ok = std::str::from_utf8(ok).unwrap_or("");
+        Source::new(name, ok).error_at(ok.len(), "the file is not valid UTF-8 here")
+    })
+}
+
 fn floor_char_boundary(s: &str, mut i: usize) -> usize {
     while i > 0 && !s.is_char_boundary(i) {
         i -= 1;
@@ -89,7 +116,21 @@ mod tests {
         assert_eq!(src.line_col(0), (1, 1));
         assert_eq!(src.line_col(6), (2, 1));
         assert_eq!(src.line_col(9), (2, 3));
+        assert_eq!(
+            src.line_cols([9, 0, 6, 100]),
+            [(2, 3), (1, 1), (2, 1), (3, 1)]
+        );
         let e = src.error_at(9, "expected something");
         assert_eq!(e.to_string(), "x.toml:2:3: expected something");
+    }
+
+    #[test]
+    fn bad_utf8_is_placed_at_its_first_byte() {
+        let e = utf8_text("x.toml", b"a = 1\nb\xc3\xa9 = \xff\n".to_vec()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "x.toml:2:6: the file is not valid UTF-8 here"
+        );
+        assert_eq!(utf8_text("x", b"ok".to_vec()).unwrap(), "ok");
     }
 }

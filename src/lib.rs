@@ -2,7 +2,8 @@
 //!
 //! The library has no terminal code. [`rules::Game`] loads a game's data (catalogue, setup, rule
 //! sets); [`rules::Rules`] compiles one rule set and generates and plays moves on a
-//! [`position::Position`].
+//! [`position::Position`]. [`record::Record`] is a game record; [`store`] writes records
+//! safely and finds autosaves.
 
 pub mod betza;
 pub mod catalogue;
@@ -13,5 +14,7 @@ pub mod geometry;
 pub mod movegen;
 pub mod notation;
 pub mod position;
+pub mod record;
 pub mod rules;
 pub mod setup;
+pub mod store;

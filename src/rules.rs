@@ -2,7 +2,7 @@
 //! rule sets; [`Rules`] is one game under one rule set, compiled and ready to generate moves.
 
 use crate::catalogue::{Catalogue, KindId, PieceKind, Reading};
-use crate::error::{DataError, Source};
+use crate::error::{DataError, Source, utf8_text};
 use crate::geometry::{Dims, Side, Square};
 use crate::movegen::{self, Compiled, GenRules, KindTable, Move, Promotion, RangeRules, Scratch};
 use crate::position::{EMPTY, EndReason, Outcome, Piece, Position, decode, encode};
@@ -54,11 +54,7 @@ impl DataDir {
                     column: 1,
                     message: format!("cannot read: {e}"),
                 })?;
-                let text = String::from_utf8(bytes).map_err(|e| {
-                    let ok = &e.as_bytes()[..e.utf8_error().valid_up_to()];
-                    let ok = std::str::from_utf8(ok).unwrap_or("");
-                    Source::new(&name, ok).error_at(ok.len(), "the file is not valid UTF-8 here")
-                })?;
+                let text = utf8_text(&name, bytes)?;
                 Ok((name, text))
             }
         }
@@ -132,6 +128,9 @@ pub struct Game {
     pub setup: Setup,
     pub rule_sets: Vec<RuleSet>,
     pub default_rules: String,
+    /// `sha256:…` of the game file, catalogue and setup texts as loaded: records store it so
+    /// a game replayed under changed rules data can say so.
+    pub fingerprint: String,
 }
 
 impl Game {
@@ -155,6 +154,7 @@ impl Game {
         let catalogue = Catalogue::parse(&Source::new(&pname, &ptext))?;
         let (sname, stext) = data.read(&raw.setup)?;
         let setup = Setup::parse(&Source::new(&sname, &stext), &catalogue)?;
+        let fingerprint = fingerprint(&[&text, &ptext, &stext]);
         let mut rule_sets = Vec::new();
         for (rs_name, rs) in raw.rules {
             let span = rs.span();
@@ -256,6 +256,7 @@ impl Game {
             setup,
             rule_sets,
             default_rules: raw.default.into_inner(),
+            fingerprint,
         })
     }
 
@@ -282,6 +283,19 @@ impl Game {
         }
         r
     }
+}
+
+/// `sha256:` and the hex digest of the texts, each preceded by its length so that moving text
+/// from one file to the next changes the digest.
+fn fingerprint(texts: &[&str]) -> String {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    for t in texts {
+        h.update((t.len() as u64).to_le_bytes());
+        h.update(t.as_bytes());
+    }
+    let hex: String = h.finalize().iter().map(|b| format!("{b:02x}")).collect();
+    format!("sha256:{hex}")
 }
 
 /// An error from building rules or playing a move.

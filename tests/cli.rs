@@ -1,35 +1,9 @@
 //! The command line, run as a user runs it.
 
+mod common;
+
+use common::{fails, ok};
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_taikyoku"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
-}
-
-fn ok(args: &[&str]) -> String {
-    let o = run(args);
-    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
-    stdout(&o)
-}
-
-fn fails(args: &[&str]) -> String {
-    let o = run(args);
-    assert!(!o.status.success(), "{args:?} should fail");
-    assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
-    stderr(&o)
-}
 
 #[test]
 fn every_command_has_help() {

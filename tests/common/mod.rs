@@ -1,4 +1,4 @@
-//! Helpers for building hand-made positions in tests.
+//! Helpers for building hand-made positions and random games, and for running the binary.
 #![allow(dead_code)]
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -102,4 +102,92 @@ pub fn caps(r: &Rules, p: &Position, m: &Move) -> Vec<(i32, i32)> {
 
 pub fn path(r: &Rules, m: &Move) -> Vec<(i32, i32)> {
     m.path().iter().map(|&s| r.dims().xy(s)).collect()
+}
+
+/// A small seeded generator (SplitMix64): random games that are the same on every run.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// A record of `n` random legal moves from the opening that never ends the game (a move that
+/// would is passed over), and the position reached. `quiet` plays non-capturing moves where
+/// there are any, so that a long game keeps its pieces.
+pub fn random_game(
+    r: &Rules,
+    seed: u64,
+    n: usize,
+    quiet: bool,
+) -> (taikyoku::record::Record, Position) {
+    let mut rng = Rng::new(seed);
+    let mut pos = r.start_position();
+    let mut record = taikyoku::record::Record::new(r, &pos);
+    for ply in 0..n {
+        let mut moves = r.legal_moves(&pos);
+        if quiet && moves.iter().any(|m| r.captures(&pos, m).is_empty()) {
+            moves.retain(|m| r.captures(&pos, m).is_empty());
+        }
+        loop {
+            assert!(
+                !moves.is_empty(),
+                "seed {seed}: every move ends the game at ply {ply}"
+            );
+            let m = moves.swap_remove(rng.below(moves.len()));
+            let mut child = pos.clone();
+            r.play_unchecked(&mut child, &m);
+            if r.outcome(&child).is_none() {
+                record.push_move(r, &mut pos, &m).expect("a legal move");
+                break;
+            }
+        }
+    }
+    (record, pos)
+}
+
+/// Runs the `taikyoku` binary.
+pub fn run(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_taikyoku"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+pub fn stdout(o: &std::process::Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+pub fn stderr(o: &std::process::Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+/// Runs a command that must succeed, and returns its standard output.
+pub fn ok(args: &[&str]) -> String {
+    let o = run(args);
+    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    stdout(&o)
+}
+
+/// Runs a command that must fail cleanly (exit status 1, nothing on standard output, no
+/// panic), and returns its standard error.
+pub fn fails(args: &[&str]) -> String {
+    let o = run(args);
+    assert_eq!(o.status.code(), Some(1), "{args:?}: {}", stderr(&o));
+    assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+    assert!(o.stdout.is_empty(), "{args:?} printed {}", stdout(&o));
+    stderr(&o)
 }

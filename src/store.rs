@@ -1,0 +1,255 @@
+//! Writing records so that none is ever lost: every write is atomic (a temporary file in the
+//! same directory, flushed and synced, renamed over the target, then the directory synced),
+//! and a file that is not a record is never replaced unless asked. Also where autosaves live
+//! and which unfinished game to offer to resume.
+
+use crate::record::{Record, RecordError};
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// What a save may replace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Overwrite {
+    /// Nothing: the file must not exist yet.
+    Never,
+    /// A file that loads as a record (saving a game again); never anything else, which may be
+    /// someone's data or a record damaged in a way they will want to repair by hand.
+    Record,
+    /// Anything (only when the user asked, as with `--force`).
+    Always,
+}
+
+/// Saves a record atomically, replacing only what `overwrite` allows.
+pub fn save(path: &Path, record: &Record, overwrite: Overwrite) -> Result<(), RecordError> {
+    let file = path.display().to_string();
+    let io = |source| RecordError::Io {
+        file: file.clone(),
+        source,
+    };
+    match overwrite {
+        Overwrite::Always => {}
+        Overwrite::Never => {
+            if fs::symlink_metadata(path).is_ok() {
+                return Err(RecordError::Exists { file });
+            }
+        }
+        Overwrite::Record => match Record::load(path) {
+            Ok(_) => {}
+            Err(RecordError::Io { source, .. }) if source.kind() == io::ErrorKind::NotFound => {}
+            Err(RecordError::Data(reason)) => return Err(RecordError::NotARecord { file, reason }),
+            Err(e) => return Err(e),
+        },
+    }
+    write_atomic(path, record.to_toml().as_bytes()).map_err(io)
+}
+
+/// Replaces `path`'s contents with `bytes` so that, whenever the program or the machine
+/// stops, the file holds either the old contents or the new, never a mix.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let name = path.file_name().ok_or_else(|| {
+        io::Error::new(io::ErrorKind::InvalidInput, "the path does not name a file")
+    })?;
+    let (tmp, mut file) = create_temp(dir, &name.to_string_lossy())?;
+    let written = (|| {
+        file.write_all(bytes)?;
+        file.flush()?;
+        file.sync_all()?;
+        drop(file);
+        fs::rename(&tmp, path)
+    })();
+    if let Err(e) = written {
+        let _ = fs::remove_file(&tmp);
+        return Err(e);
+    }
+    sync_dir(dir)
+}
+
+/// A new hidden file beside the target, so the rename stays on one file system.
+fn create_temp(dir: &Path, name: &str) -> io::Result<(PathBuf, File)> {
+    let mut attempt = 0u32;
+    loop {
+        let tmp = dir.join(format!(".{name}.{}-{attempt}.tmp", std::process::id()));
+        match OpenOptions::new().write(true).create_new(true).open(&tmp) {
+            Ok(f) => return Ok((tmp, f)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempt < 1000 => attempt += 1,
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// Makes the rename itself durable.
+#[cfg(unix)]
+fn sync_dir(dir: &Path) -> io::Result<()> {
+    File::open(dir)?.sync_all()
+}
+
+#[cfg(not(unix))]
+fn sync_dir(_dir: &Path) -> io::Result<()> {
+    Ok(())
+}
+
+/// The user's data directory for taikyoku (`~/.local/share/taikyoku` on Linux), if the
+/// platform has one.
+pub fn data_dir() -> Option<PathBuf> {
+    directories::ProjectDirs::from("", "", "taikyoku").map(|d| d.data_dir().to_path_buf())
+}
+
+/// Where the terminal game autosaves: `autosave/` in [`data_dir`].
+pub fn autosave_dir() -> Option<PathBuf> {
+    data_dir().map(|d| d.join("autosave"))
+}
+
+/// Writes a new game's first autosave into `dir` (created if needed) under a new name made
+/// from its start date, and returns the path to save it to from then on (with
+/// [`Overwrite::Record`]).
+pub fn start_autosave(dir: &Path, record: &Record) -> Result<PathBuf, RecordError> {
+    fs::create_dir_all(dir).map_err(|source| RecordError::Io {
+        file: dir.display().to_string(),
+        source,
+    })?;
+    let stamp: String = record
+        .started
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .collect();
+    let stamp = if stamp.is_empty() {
+        "game".into()
+    } else {
+        stamp
+    };
+    for n in 1.. {
+        let name = match n {
+            1 => format!("game-{stamp}.toml"),
+            n => format!("game-{stamp}-{n}.toml"),
+        };
+        let path = dir.join(name);
+        match save(&path, record, Overwrite::Never) {
+            Err(RecordError::Exists { .. }) => continue,
+            r => return r.map(|()| path),
+        }
+    }
+    unreachable!("some name is free")
+}
+
+/// The unfinished game in `dir` saved last (by its `updated` date, else the file's time), to
+/// offer to resume it. Files that are not records, or whose game has ended, are passed over;
+/// a missing directory has none.
+pub fn latest_unfinished(dir: &Path) -> io::Result<Option<(PathBuf, Record)>> {
+    let entries = match fs::read_dir(dir) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        r => r?,
+    };
+    let mut best: Option<(SystemTime, PathBuf, Record)> = None;
+    for entry in entries {
+        let path = entry?.path();
+        if path.extension().is_none_or(|e| e != "toml") {
+            continue;
+        }
+        let Ok(record) = Record::load(&path) else {
+            continue;
+        };
+        if record.outcome.is_some() {
+            continue;
+        }
+        let when = humantime::parse_rfc3339_weak(&record.updated)
+            .ok()
+            .or_else(|| fs::metadata(&path).and_then(|m| m.modified()).ok())
+            .unwrap_or(UNIX_EPOCH);
+        if best
+            .as_ref()
+            .is_none_or(|(t, p, _)| (when, &path) > (*t, p))
+        {
+            best = Some((when, path, record));
+        }
+    }
+    Ok(best.map(|(_, p, r)| (p, r)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut v: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn atomic_writes_replace_and_leave_no_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.txt");
+        write_atomic(&path, b"one").unwrap();
+        write_atomic(&path, b"two").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"two");
+        assert_eq!(names(dir.path()), ["a.txt"]);
+        // A failed write (the target is a directory) leaves nothing behind either.
+        fs::create_dir(dir.path().join("d")).unwrap();
+        assert!(write_atomic(&dir.path().join("d"), b"x").is_err());
+        assert_eq!(names(dir.path()), ["a.txt", "d"]);
+    }
+
+    #[test]
+    fn saving_never_replaces_what_is_not_a_record() {
+        let r = Rules::taikyoku("wikipedia").unwrap();
+        let rec = Record::new(&r, &r.start_position());
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("g.toml");
+        save(&path, &rec, Overwrite::Never).unwrap();
+        assert!(matches!(
+            save(&path, &rec, Overwrite::Never),
+            Err(RecordError::Exists { .. })
+        ));
+        save(&path, &rec, Overwrite::Record).unwrap();
+        fs::write(&path, "my notes").unwrap();
+        let e = save(&path, &rec, Overwrite::Record).unwrap_err();
+        assert!(matches!(e, RecordError::NotARecord { .. }), "{e}");
+        assert_eq!(fs::read_to_string(&path).unwrap(), "my notes");
+        save(&path, &rec, Overwrite::Always).unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), rec.to_toml());
+    }
+
+    #[test]
+    fn the_latest_unfinished_autosave_is_offered() {
+        let r = Rules::taikyoku("wikipedia").unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let auto = dir.path().join("autosave");
+        assert!(latest_unfinished(&auto).unwrap().is_none());
+        let mut pos = r.start_position();
+        let mut old = Record::new(&r, &pos);
+        old.updated = "2026-01-01T00:00:00Z".into();
+        let old_path = start_autosave(&auto, &old).unwrap();
+        let mut new = Record::new(&r, &pos);
+        new.push_text(&r, &mut pos, "19.26-19.25").unwrap();
+        let new_path = start_autosave(&auto, &new).unwrap();
+        assert_ne!(old_path, new_path);
+        let mut done = Record::new(&r, &r.start_position());
+        done.resign(&r, &mut r.start_position());
+        start_autosave(&auto, &done).unwrap();
+        fs::write(auto.join("junk.toml"), "not = \"a record\"").unwrap();
+        let (path, rec) = latest_unfinished(&auto).unwrap().unwrap();
+        assert_eq!(path, new_path);
+        assert_eq!(rec.moves(), new.moves());
+        // Resuming and saving again keeps the same file.
+        save(&path, &rec, Overwrite::Record).unwrap();
+        assert_eq!(names(&auto).len(), 4);
+    }
+
+    #[test]
+    fn autosaves_live_in_the_data_directory() {
+        if let (Some(data), Some(auto)) = (data_dir(), autosave_dir()) {
+            assert!(data.ends_with("taikyoku"), "{}", data.display());
+            assert_eq!(auto, data.join("autosave"));
+        }
+    }
+}
