@@ -33,6 +33,8 @@ pub struct Cli {
 pub enum Command {
     /// Play a hot-seat game in the terminal (the default).
     Play(PlayArgs),
+    /// Replay a game record in the terminal: step through it, or play on from any move.
+    Replay(ReplayArgs),
     /// Show a piece's card: names, movement, promotion, sources and a move diagram.
     Piece(PieceArgs),
     /// List every piece kind.
@@ -117,13 +119,34 @@ pub struct PlayArgs {
     /// Colour theme: default, high-contrast or colour-blind (also `theme = "…"` in config.toml).
     #[arg(long, value_name = "NAME")]
     pub theme: Option<String>,
+    /// Continue the game in this record (`s` then saves back to it).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["position", "rules"])]
+    pub load: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct ReplayArgs {
+    /// The record to replay (read-only; `b` plays on from any move as a new game).
+    pub file: PathBuf,
+    /// Show pieces by their ASCII codes instead of kanji.
+    #[arg(long)]
+    pub ascii: bool,
+    /// Colour theme: default, high-contrast or colour-blind.
+    #[arg(long, value_name = "NAME")]
+    pub theme: Option<String>,
 }
 
 /// How to open the terminal game.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Default)]
 pub struct PlayOptions {
     pub ascii: bool,
     pub theme: Option<String>,
+    /// A recorded game to continue or replay.
+    pub game: Option<(Record, Replay)>,
+    /// Replay `game` read-only.
+    pub read_only: bool,
+    /// Offer to resume the last unfinished autosaved game (a plain new game was asked for).
+    pub offer_resume: bool,
 }
 
 #[derive(Args, Debug)]
@@ -252,14 +275,37 @@ pub fn run(
         None => {
             let rules = load_rules(&data, &rs)?;
             let pos = rules.start_position();
-            play(rules, pos, PlayOptions::default())
+            let options = PlayOptions {
+                offer_resume: true,
+                ..PlayOptions::default()
+            };
+            play(rules, pos, options)
         }
         Some(Command::Play(a)) => {
             let rules = load_rules(&data, &rs)?;
             let pos = load_position(&rules, &a.position)?;
+            let game = match &a.load {
+                Some(file) => Some(load_replay(&data, file)?),
+                None => None,
+            };
             let options = PlayOptions {
                 ascii: a.ascii,
                 theme: a.theme,
+                offer_resume: a.position.position.is_none() && game.is_none(),
+                game,
+                read_only: false,
+            };
+            play(rules, pos, options)
+        }
+        Some(Command::Replay(a)) => {
+            let rules = load_rules(&data, &rs)?;
+            let pos = rules.start_position();
+            let options = PlayOptions {
+                ascii: a.ascii,
+                theme: a.theme,
+                game: Some(load_replay(&data, &a.file)?),
+                read_only: true,
+                offer_resume: false,
             };
             play(rules, pos, options)
         }

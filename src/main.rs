@@ -8,16 +8,7 @@ use taikyoku::cli::{self, Cli, CliError};
 
 fn main() {
     let cli = Cli::parse();
-    let result = cli::run(cli, |rules, pos, options| {
-        tui::run(
-            rules,
-            pos,
-            tui::Options {
-                ascii: options.ascii,
-                theme: options.theme,
-            },
-        )
-    });
+    let result = cli::run(cli, tui::run);
     if let Err(CliError(msg)) = result {
         eprintln!("taikyoku: {msg}");
         std::process::exit(1);

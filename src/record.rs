@@ -561,7 +561,9 @@ impl Record {
         Ok(m)
     }
 
-    fn played(&mut self, rules: &Rules, pos: &Position, text: String) {
+    /// Records a move already played: `text` is its notation in the position before, `pos` the
+    /// position after (for the result).
+    pub fn played(&mut self, rules: &Rules, pos: &Position, text: String) {
         self.moves.push(text);
         self.places.moves.push(None);
         self.outcome = rules.outcome(pos);
@@ -575,6 +577,23 @@ impl Record {
         }
         rules.resign(pos);
         self.outcome = pos.outcome();
+        self.touch();
+    }
+
+    /// Takes back the moves after the first `n` (undo), and any result with them.
+    pub fn truncate(&mut self, n: usize) {
+        self.moves.truncate(n);
+        self.places.moves.truncate(n);
+        self.outcome = None;
+        self.touch();
+    }
+
+    /// Records a resignation by `loser` without a position to play it on.
+    pub fn set_resigned(&mut self, loser: Side) {
+        self.outcome = Some(Outcome {
+            winner: loser.opponent(),
+            reason: EndReason::Resignation,
+        });
         self.touch();
     }
 

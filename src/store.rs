@@ -95,8 +95,11 @@ fn sync_dir(_dir: &Path) -> io::Result<()> {
 }
 
 /// The user's data directory for taikyoku (`~/.local/share/taikyoku` on Linux), if the
-/// platform has one.
+/// platform has one; `TAIKYOKU_DATA_DIR` overrides it (portable installs, tests).
 pub fn data_dir() -> Option<PathBuf> {
+    if let Some(d) = std::env::var_os("TAIKYOKU_DATA_DIR") {
+        return Some(PathBuf::from(d));
+    }
     directories::ProjectDirs::from("", "", "taikyoku").map(|d| d.data_dir().to_path_buf())
 }
 

@@ -77,10 +77,12 @@ fn have_tmux() -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
-/// The game, followed by a report of the terminal's state once it exits.
-fn command(env: &str, args: &str) -> String {
+/// The game (its process id written to `dir/pid`, its data and config kept in `dir`),
+/// followed by a report of the terminal's state once it exits.
+fn command(dir: &std::path::Path, env: &str, args: &str) -> String {
+    let d = dir.display();
     format!(
-        "{env} {} {args}; echo EXIT=$?; stty -a | tr ' ' '\\n' | grep -E '^-?(icanon|echo)$' | tr '\\n' ' '; echo; sleep 30",
+        "sh -c 'echo $$ > {d}/pid; TAIKYOKU_DATA_DIR={d}/data TAIKYOKU_CONFIG_DIR={d}/config {env} exec {} {args}'; echo EXIT=$?; stty -a | tr ' ' '\\n' | grep -E '^-?(icanon|echo)$' | tr '\\n' ' '; echo; echo REPORTED; sleep 30",
         env!("CARGO_BIN_EXE_taikyoku")
     )
 }
@@ -102,8 +104,14 @@ fn play_a_move_and_quit() {
         eprintln!("tmux is not installed: skipping the end-to-end test");
         return;
     }
-    let t = Tmux::start("play", &command("", "play --theme high-contrast"), 160, 48)
-        .expect("tmux starts");
+    let dir = tempfile::tempdir().unwrap();
+    let t = Tmux::start(
+        "play",
+        &command(dir.path(), "", "play --theme high-contrast"),
+        160,
+        48,
+    )
+    .expect("tmux starts");
     let s = t.wait_for("Black to move");
     assert!(
         s.contains("^歩") && s.contains("v歩"),
@@ -126,11 +134,9 @@ fn play_a_move_and_quit() {
     t.keys(&["C-r"]);
     let s = t.wait_for("White to move");
     assert!(s.contains("P19.26-19.25"), "{s}");
-    // Quit asks, then leaves the terminal as it was.
+    // The game is autosaved, so quitting loses nothing and does not ask.
     t.keys(&["q"]);
-    t.wait_for("Quit this game?");
-    t.keys(&["y"]);
-    let s = t.wait_for("EXIT=");
+    let s = t.wait_for("REPORTED");
     assert!(s.contains("EXIT=0"), "{s}");
     assert_restored(&s);
 }
@@ -140,15 +146,22 @@ fn ctrl_c_and_panic_restore_the_terminal() {
     if !have_tmux() {
         return;
     }
-    let t = Tmux::start("ctrlc", &command("", "--rules atsa"), 120, 40).expect("tmux starts");
+    let dir = tempfile::tempdir().unwrap();
+    let t = Tmux::start("ctrlc", &command(dir.path(), "", "--rules atsa"), 120, 40)
+        .expect("tmux starts");
     t.wait_for("Black to move");
     t.keys(&["C-c"]);
-    let s = t.wait_for("EXIT=");
+    let s = t.wait_for("REPORTED");
     assert!(s.contains("EXIT=0"), "{s}");
     assert_restored(&s);
-    let t =
-        Tmux::start("panic", &command("TAIKYOKU_TEST_PANIC=1", ""), 120, 40).expect("tmux starts");
-    let s = t.wait_for("EXIT=");
+    let t = Tmux::start(
+        "panic",
+        &command(dir.path(), "RUST_BACKTRACE=0 TAIKYOKU_TEST_PANIC=1", ""),
+        120,
+        40,
+    )
+    .expect("tmux starts");
+    let s = t.wait_for("REPORTED");
     assert!(
         s.contains("TAIKYOKU_TEST_PANIC is set"),
         "the panic message is shown after restoring:\n{s}"
@@ -162,10 +175,49 @@ fn small_terminal_shows_a_message() {
     if !have_tmux() {
         return;
     }
-    let t = Tmux::start("small", &command("", ""), 60, 15).expect("tmux starts");
+    let dir = tempfile::tempdir().unwrap();
+    let t = Tmux::start("small", &command(dir.path(), "", ""), 60, 15).expect("tmux starts");
     let s = t.wait_for("needs at least");
     assert!(s.contains("72×20"), "{s}");
     t.keys(&["q"]);
-    let s = t.wait_for("EXIT=");
+    let s = t.wait_for("REPORTED");
+    assert_restored(&s);
+}
+
+#[test]
+fn a_killed_game_loses_no_move_and_is_offered_again() {
+    if !have_tmux() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let t = Tmux::start("kill", &command(dir.path(), "", ""), 160, 48).expect("tmux starts");
+    t.wait_for("Black to move");
+    for _ in 0..10 {
+        t.keys(&["k"]);
+    }
+    t.keys(&["Enter", "k", "Enter"]);
+    t.wait_for("P19.26-19.25");
+    // Killed without warning, the moment after the move was on screen.
+    let pid = std::fs::read_to_string(dir.path().join("pid")).unwrap();
+    Command::new("kill")
+        .args(["-9", pid.trim()])
+        .status()
+        .unwrap();
+    t.wait_for("REPORTED");
+    let saves: Vec<_> = std::fs::read_dir(dir.path().join("data/autosave"))
+        .unwrap()
+        .collect();
+    assert_eq!(saves.len(), 1, "one autosave file");
+    let text = std::fs::read_to_string(saves[0].as_ref().unwrap().path()).unwrap();
+    assert!(text.contains("\"P19.26-19.25\""), "{text}");
+    // Started again, the game is offered; taking it restores the move.
+    let t2 = Tmux::start("resume", &command(dir.path(), "", ""), 160, 48).expect("tmux starts");
+    let s = t2.wait_for("Resume the unfinished game");
+    assert!(s.contains("1 moves"), "{s}");
+    t2.keys(&["y"]);
+    let s = t2.wait_for("White to move");
+    assert!(s.contains("P19.26-19.25"), "{s}");
+    t2.keys(&["q"]);
+    let s = t2.wait_for("REPORTED");
     assert_restored(&s);
 }

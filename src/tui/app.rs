@@ -6,12 +6,16 @@ use super::theme::Theme;
 use ratatui::crossterm::event::{
     KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
+use std::path::PathBuf;
+use std::time::Duration;
 use taikyoku::catalogue::{KindId, Lookup};
 use taikyoku::geometry::{Side, Square, Vec2};
 use taikyoku::movegen::Move;
 use taikyoku::notation;
 use taikyoku::position::{EndReason, Outcome, Piece, Position};
+use taikyoku::record::{Record, Replay};
 use taikyoku::rules::Rules;
+use taikyoku::store::{self, Overwrite};
 
 /// Square widths in terminal cells at each zoom level.
 pub const ZOOM_WIDTHS: [u16; 3] = [3, 4, 6];
@@ -35,12 +39,15 @@ pub enum PromptKind {
     Find,
     Goto,
     Save,
+    MoveNumber,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ConfirmKind {
     Quit,
     Resign,
+    /// Resume the unfinished game found among the autosaves.
+    Resume,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -124,9 +131,36 @@ impl Game {
     }
 }
 
+/// Where the game is written.
+#[derive(Clone, Debug, Default)]
+pub struct Files {
+    /// The file the player saved to (or loaded from): `s` saves there without asking.
+    pub save: Option<PathBuf>,
+    /// The directory for autosaves (none: no autosave, as in tests).
+    pub autosave_dir: Option<PathBuf>,
+    /// This game's autosave file, once its first move is made.
+    pub autosave: Option<PathBuf>,
+}
+
+/// Read-only replay of a record.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReplayMode {
+    pub autoplay: bool,
+    /// Time between moves when playing automatically.
+    pub interval: Duration,
+}
+
 pub struct App {
     pub rules: Rules,
     pub game: Game,
+    /// Which of `game.positions` is on the board (the last, except while replaying).
+    pub shown: usize,
+    /// The game as it is saved.
+    pub record: Record,
+    pub files: Files,
+    pub replay: Option<ReplayMode>,
+    /// An unfinished autosaved game offered for resuming.
+    pub pending_resume: Option<(PathBuf, Record)>,
     pub cursor: (i32, i32),
     pub view: View,
     pub selection: Option<Selection>,
@@ -146,8 +180,14 @@ pub struct App {
 impl App {
     pub fn new(rules: Rules, start: Position, keymap: Keymap, theme: Theme, ascii: bool) -> App {
         let n = rules.dims().len();
+        let record = Record::new(&rules, &start);
         let mut app = App {
             game: Game::new(start),
+            shown: 0,
+            record,
+            files: Files::default(),
+            replay: None,
+            pending_resume: None,
             rules,
             cursor: (0, 0),
             view: View {
@@ -180,8 +220,258 @@ impl App {
         app
     }
 
+    /// A game read from a record: its moves as played (undo goes back through them), or, with
+    /// `read_only`, a replay that starts at the first move.
+    pub fn from_record(
+        record: Record,
+        replay: Replay,
+        keymap: Keymap,
+        theme: Theme,
+        ascii: bool,
+        read_only: bool,
+    ) -> App {
+        let start = replay.start().clone();
+        let mut app = App::new(replay.rules, start, keymap, theme, ascii);
+        let mut pos = app.game.current().clone();
+        for (m, text) in replay.moves.iter().zip(record.moves()) {
+            app.rules.play_unchecked(&mut pos, m);
+            app.game.positions.push(pos.clone());
+            app.game.moves.push(*m);
+            app.game.notations.push(text.clone());
+        }
+        if matches!(record.outcome, Some(o) if o.reason == EndReason::Resignation) {
+            app.game.resigned = record.outcome.map(|o| o.winner.opponent());
+        }
+        app.files.save = (!record.file().is_empty()).then(|| PathBuf::from(record.file()));
+        app.record = record;
+        let n = app.game.moves.len();
+        if read_only {
+            app.replay = Some(ReplayMode {
+                autoplay: false,
+                interval: Duration::from_millis(800),
+            });
+            app.show(0);
+            app.say(format!(
+                "Replay of {n} moves: {} on, {} back, {} autoplay, {} play on from here.",
+                app.keymap.keys_of(Action::ReplayNext),
+                app.keymap.keys_of(Action::ReplayPrev),
+                app.keymap.keys_of(Action::Autoplay),
+                app.keymap.keys_of(Action::Branch)
+            ));
+        } else {
+            app.show(n);
+            app.say(format!(
+                "{n} moves loaded. {} to move.",
+                capital(app.pos().to_move().name())
+            ));
+        }
+        app
+    }
+
     pub fn pos(&self) -> &Position {
-        self.game.current()
+        &self.game.positions[self.shown]
+    }
+
+    /// Shows the position after `n` moves (replay), the cursor on the last move.
+    fn show(&mut self, n: usize) {
+        self.shown = n.min(self.game.moves.len());
+        self.selection = None;
+        if let Some(m) = self.shown.checked_sub(1).map(|i| self.game.moves[i]) {
+            self.cursor = self.dims().xy(m.to);
+            self.scroll_to_cursor();
+        }
+        self.refresh_overlay();
+    }
+
+    /// The move last played on the shown position (highlighted on the board and in the list).
+    pub fn shown_move(&self) -> Option<(usize, Move)> {
+        self.shown.checked_sub(1).map(|i| (i, self.game.moves[i]))
+    }
+
+    /// Writes the autosave (and nothing else): after every move, undo, redo and resignation,
+    /// before the screen shows it, so that no move on screen is ever lost.
+    fn persist(&mut self) {
+        if self.replay.is_some() || self.game.moves.is_empty() && self.files.autosave.is_none() {
+            return;
+        }
+        let Some(dir) = self.files.autosave_dir.clone() else {
+            return;
+        };
+        let result = match &self.files.autosave {
+            Some(path) => store::save(path, &self.record, Overwrite::Record),
+            None => store::start_autosave(&dir, &self.record).map(|p| {
+                self.files.autosave = Some(p);
+            }),
+        };
+        if let Err(e) = result {
+            self.warn(format!("Autosave failed: {e}"));
+        }
+    }
+
+    /// Saves to `path` (a record there is replaced; any other file is left alone).
+    fn save_to(&mut self, path: PathBuf) {
+        match store::save(&path, &self.record, Overwrite::Record) {
+            Ok(()) => {
+                self.say(format!(
+                    "Saved {} moves to {}.",
+                    self.record.moves().len(),
+                    path.display()
+                ));
+                self.files.save = Some(path);
+            }
+            Err(e) => self.warn(format!("Not saved: {e}")),
+        }
+    }
+
+    /// Advances an automatic replay by one move; stops at the end.
+    pub fn tick(&mut self) {
+        let playing = self.replay.as_ref().is_some_and(|r| r.autoplay);
+        if playing && self.shown < self.game.moves.len() {
+            self.show(self.shown + 1);
+            self.say_replay_position();
+        }
+        if self.shown >= self.game.moves.len()
+            && let Some(r) = &mut self.replay
+        {
+            r.autoplay = false;
+        }
+    }
+
+    /// How long to wait for a key before [`App::tick`] (while an automatic replay runs).
+    pub fn tick_interval(&self) -> Option<Duration> {
+        self.replay
+            .as_ref()
+            .filter(|r| r.autoplay)
+            .map(|r| r.interval)
+    }
+
+    fn say_replay_position(&mut self) {
+        let n = self.game.moves.len();
+        let text = match self.shown_move() {
+            Some((i, _)) => format!("Move {} of {n}: {}.", i + 1, self.game.notations[i]),
+            None => format!("The start, before move 1 of {n}."),
+        };
+        self.say(text);
+    }
+
+    fn replay_action(&mut self, a: Action) {
+        let n = self.game.moves.len();
+        if self.replay.is_none() {
+            self.warn(format!(
+                "{} works in a replay (taikyoku replay FILE).",
+                a.describe().trim_start_matches("replay: ")
+            ));
+            return;
+        }
+        match a {
+            Action::ReplayPrev => self.show(self.shown.saturating_sub(1)),
+            Action::ReplayNext => self.show(self.shown + 1),
+            Action::ReplayStart => self.show(0),
+            Action::ReplayEnd => self.show(n),
+            Action::ReplayGoto => {
+                self.mode = Mode::Prompt(PromptKind::MoveNumber, String::new());
+                return;
+            }
+            Action::Autoplay => {
+                if let Some(r) = &mut self.replay {
+                    r.autoplay = !r.autoplay;
+                    let on = r.autoplay;
+                    self.say(if on { "Playing the moves." } else { "Stopped." });
+                }
+                return;
+            }
+            Action::Faster | Action::Slower => {
+                if let Some(r) = &mut self.replay {
+                    let ms = r.interval.as_millis() as u64;
+                    let ms = if a == Action::Faster {
+                        (ms / 2).max(50)
+                    } else {
+                        (ms * 2).min(8000)
+                    };
+                    r.interval = Duration::from_millis(ms);
+                    self.say(format!("A move every {:.2} s.", ms as f64 / 1000.0));
+                }
+                return;
+            }
+            Action::Branch => {
+                self.branch();
+                return;
+            }
+            _ => {}
+        }
+        self.say_replay_position();
+    }
+
+    /// Leaves the replay: a new game from the shown position, saved as a new record.
+    fn branch(&mut self) {
+        let n = self.shown;
+        self.game.positions.truncate(n + 1);
+        self.game.moves.truncate(n);
+        self.game.notations.truncate(n);
+        self.game.redo.clear();
+        self.game.resigned = None;
+        self.record = self.record.branch(n);
+        self.replay = None;
+        self.files.save = None;
+        self.files.autosave = None;
+        match self.files.autosave_dir.clone() {
+            Some(dir) => match store::start_autosave(&dir, &self.record) {
+                Ok(p) => {
+                    self.say(format!(
+                        "A new game from move {n}, saved as {}. {} to move; {} saves it elsewhere.",
+                        p.display(),
+                        capital(self.pos().to_move().name()),
+                        self.keymap.keys_of(Action::Save)
+                    ));
+                    self.files.autosave = Some(p);
+                }
+                Err(e) => self.warn(format!("A new game from move {n}; autosave failed: {e}")),
+            },
+            None => self.say(format!(
+                "A new game from move {n}. {} to move; {} saves it.",
+                capital(self.pos().to_move().name()),
+                self.keymap.keys_of(Action::Save)
+            )),
+        }
+        self.refresh_overlay();
+    }
+
+    /// Offers to resume `found` (an unfinished autosaved game) before a new game starts.
+    pub fn offer_resume(&mut self, found: (PathBuf, Record)) {
+        let r = &found.1;
+        self.say(format!(
+            "Resume the unfinished game of {} ({} moves, {} rules)? y / n",
+            r.updated,
+            r.moves().len(),
+            r.rules
+        ));
+        self.pending_resume = Some(found);
+        self.mode = Mode::Confirm(ConfirmKind::Resume);
+    }
+
+    fn resume(&mut self) {
+        let Some((path, record)) = self.pending_resume.take() else {
+            return;
+        };
+        match record.replay(&self.rules.game) {
+            Ok(replay) => {
+                let keymap = self.keymap.clone();
+                let theme = self.theme.clone();
+                let dir = self.files.autosave_dir.clone();
+                let geom = self.geom;
+                let mut app =
+                    App::from_record(record, replay, keymap, theme, self.view.ascii, false);
+                app.files = Files {
+                    save: None,
+                    autosave_dir: dir,
+                    autosave: Some(path),
+                };
+                app.geom = geom;
+                app.center_on_cursor();
+                *self = app;
+            }
+            Err(e) => self.warn(format!("Cannot resume {}: {e}", path.display())),
+        }
     }
 
     pub fn dims(&self) -> taikyoku::geometry::Dims {
@@ -331,11 +621,21 @@ impl App {
                     match kind {
                         ConfirmKind::Quit => self.quit = true,
                         ConfirmKind::Resign => self.resign(),
+                        ConfirmKind::Resume => self.resume(),
                     }
                 }
                 _ => {
                     self.mode = Mode::Normal;
-                    self.say("Cancelled.");
+                    if kind == ConfirmKind::Resume {
+                        self.pending_resume = None;
+                        self.say(format!(
+                            "A new game. {} to move; {} selects.",
+                            capital(self.pos().to_move().name()),
+                            self.keymap.keys_of(Action::Select)
+                        ));
+                    } else {
+                        self.say("Cancelled.");
+                    }
                 }
             },
             Mode::Promote { yes, no } => match e.code {
@@ -424,6 +724,17 @@ impl App {
     }
 
     pub fn act(&mut self, a: Action) {
+        let changes_game = matches!(
+            a,
+            Action::Select | Action::Undo | Action::Redo | Action::Resign
+        );
+        if changes_game && self.replay.is_some() {
+            self.warn(format!(
+                "This is a replay: {} plays on from this position as a new game.",
+                self.keymap.keys_of(Action::Branch)
+            ));
+            return;
+        }
         match a {
             Action::Left => self.move_cursor(-1, 0),
             Action::Right => self.move_cursor(1, 0),
@@ -473,7 +784,10 @@ impl App {
             }
             Action::Find => self.mode = Mode::Prompt(PromptKind::Find, String::new()),
             Action::Goto => self.mode = Mode::Prompt(PromptKind::Goto, String::new()),
-            Action::Save => self.mode = Mode::Prompt(PromptKind::Save, String::new()),
+            Action::Save => match self.files.save.clone() {
+                Some(path) => self.save_to(path),
+                None => self.mode = Mode::Prompt(PromptKind::Save, String::new()),
+            },
             Action::Ascii => {
                 self.view.ascii = !self.view.ascii;
                 self.say(if self.view.ascii {
@@ -500,12 +814,25 @@ impl App {
                 }
             }
             Action::Quit => {
-                if self.game.moves.is_empty() {
+                // An autosaved game or a replay loses nothing by quitting at once.
+                if self.game.moves.is_empty()
+                    || self.replay.is_some()
+                    || self.files.autosave.is_some()
+                {
                     self.quit = true;
                 } else {
                     self.mode = Mode::Confirm(ConfirmKind::Quit);
                 }
             }
+            Action::ReplayPrev
+            | Action::ReplayNext
+            | Action::ReplayStart
+            | Action::ReplayEnd
+            | Action::ReplayGoto
+            | Action::Autoplay
+            | Action::Faster
+            | Action::Slower
+            | Action::Branch => self.replay_action(a),
         }
     }
 
@@ -533,7 +860,15 @@ impl App {
                 )),
             },
             PromptKind::Find => self.find(text),
-            PromptKind::Save => self.warn("Saving games is not available yet."),
+            PromptKind::Save if text.is_empty() => self.warn("Not saved: no file name."),
+            PromptKind::Save => self.save_to(expand_home(text)),
+            PromptKind::MoveNumber => match text.parse::<usize>() {
+                Ok(n) if n <= self.game.moves.len() => {
+                    self.show(n);
+                    self.say_replay_position();
+                }
+                _ => self.warn(format!("{text:?}: give a move number from 0 to {}.", self.game.moves.len())),
+            },
         }
     }
 
@@ -597,7 +932,7 @@ impl App {
         self.overlay.iter_mut().for_each(|f| *f = 0);
         if let Some(sel) = &self.selection {
             let k = sel.legs.len();
-            let pos = self.game.current();
+            let pos = &self.game.positions[self.shown];
             for m in sel.candidates() {
                 let next = if m.path().len() > k {
                     m.path()[k]
@@ -623,7 +958,7 @@ impl App {
             return;
         }
         let moves = self.rules.moves_from(self.pos(), sq);
-        let marks = overlay_marks(&self.rules, self.game.current(), &moves);
+        let marks = overlay_marks(&self.rules, self.pos(), &moves);
         for (i, f) in marks {
             self.overlay[i] |= f;
         }
@@ -789,9 +1124,11 @@ impl App {
             return;
         }
         let mover = self.pos().to_move();
+        self.record.played(&self.rules, &next, text.clone());
         self.game.positions.push(next);
         self.game.moves.push(m);
         self.game.notations.push(text.clone());
+        self.shown = self.game.moves.len();
         self.selection = None;
         self.cursor = self.dims().xy(m.to);
         if self.view.follow {
@@ -799,6 +1136,7 @@ impl App {
         }
         self.scroll_to_cursor();
         self.refresh_overlay();
+        self.persist();
         match self.outcome() {
             Some(o) => self.say(format!(
                 "{}. {text}. Game over: {} wins ({}). The board stays browsable; {} undoes.",
@@ -834,6 +1172,8 @@ impl App {
     fn undo(&mut self) {
         self.selection = None;
         if self.game.resigned.take().is_some() {
+            self.record.truncate(self.game.moves.len());
+            self.persist();
             self.say("Resignation taken back.");
             self.refresh_overlay();
             return;
@@ -845,6 +1185,9 @@ impl App {
         self.game.positions.pop();
         let text = self.game.notations.pop().unwrap_or_default();
         self.game.redo.push(m);
+        self.shown = self.game.moves.len();
+        self.record.truncate(self.game.moves.len());
+        self.persist();
         self.cursor = self.dims().xy(m.from);
         if self.view.follow {
             self.face_side_to_move();
@@ -870,6 +1213,8 @@ impl App {
     fn resign(&mut self) {
         let side = self.pos().to_move();
         self.game.resigned = Some(side);
+        self.record.set_resigned(side);
+        self.persist();
         self.selection = None;
         self.refresh_overlay();
         self.say(format!(
@@ -939,6 +1284,14 @@ fn is_jump(pos: &Position, a: Square, b: Square) -> bool {
             dims.square(ax + u.x * k, ay + u.y * k)
                 .is_some_and(|s| pos.piece_at(s).is_some())
         }),
+    }
+}
+
+/// `~/x` as a path in the home directory.
+fn expand_home(text: &str) -> PathBuf {
+    match (text.strip_prefix("~/"), std::env::var_os("HOME")) {
+        (Some(rest), Some(home)) => PathBuf::from(home).join(rest),
+        _ => PathBuf::from(text),
     }
 }
 

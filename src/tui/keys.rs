@@ -31,10 +31,19 @@ pub enum Action {
     Resign,
     Save,
     Quit,
+    ReplayPrev,
+    ReplayNext,
+    ReplayStart,
+    ReplayEnd,
+    ReplayGoto,
+    Autoplay,
+    Faster,
+    Slower,
+    Branch,
 }
 
 impl Action {
-    pub const ALL: [Action; 24] = [
+    pub const ALL: [Action; 33] = [
         Action::Left,
         Action::Right,
         Action::Up,
@@ -59,6 +68,15 @@ impl Action {
         Action::Resign,
         Action::Save,
         Action::Quit,
+        Action::ReplayPrev,
+        Action::ReplayNext,
+        Action::ReplayStart,
+        Action::ReplayEnd,
+        Action::ReplayGoto,
+        Action::Autoplay,
+        Action::Faster,
+        Action::Slower,
+        Action::Branch,
     ];
 
     /// The name used in `keys.toml`.
@@ -88,6 +106,15 @@ impl Action {
             Action::Resign => "resign",
             Action::Save => "save",
             Action::Quit => "quit",
+            Action::ReplayPrev => "replay_previous",
+            Action::ReplayNext => "replay_next",
+            Action::ReplayStart => "replay_start",
+            Action::ReplayEnd => "replay_end",
+            Action::ReplayGoto => "replay_goto",
+            Action::Autoplay => "autoplay",
+            Action::Faster => "faster",
+            Action::Slower => "slower",
+            Action::Branch => "branch",
         }
     }
 
@@ -117,6 +144,15 @@ impl Action {
             Action::Resign => "resign",
             Action::Save => "save the game",
             Action::Quit => "quit",
+            Action::ReplayPrev => "replay: one move back",
+            Action::ReplayNext => "replay: one move on",
+            Action::ReplayStart => "replay: to the start",
+            Action::ReplayEnd => "replay: to the end",
+            Action::ReplayGoto => "replay: to move N",
+            Action::Autoplay => "replay: play the moves one by one, or stop",
+            Action::Faster => "replay: faster",
+            Action::Slower => "replay: slower",
+            Action::Branch => "replay: play on from here as a new game",
         }
     }
 
@@ -146,6 +182,15 @@ impl Action {
             Action::Resign => &["R"],
             Action::Save => &["s"],
             Action::Quit => &["q"],
+            Action::ReplayPrev => &[",", "p"],
+            Action::ReplayNext => &[".", "n"],
+            Action::ReplayStart => &["Home"],
+            Action::ReplayEnd => &["End"],
+            Action::ReplayGoto => &[":"],
+            Action::Autoplay => &["P"],
+            Action::Faster => &["]"],
+            Action::Slower => &["["],
+            Action::Branch => &["b"],
         }
     }
 }

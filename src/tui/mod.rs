@@ -18,19 +18,18 @@ use ratatui::crossterm::terminal::{
 use std::io::{self, Stdout};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use taikyoku::cli::CliError;
+use taikyoku::cli::{CliError, PlayOptions};
 use taikyoku::position::Position;
 use taikyoku::rules::Rules;
+use taikyoku::store;
 use theme::Theme;
 
-/// How the game was asked to start.
-pub struct Options {
-    pub ascii: bool,
-    pub theme: Option<String>,
-}
-
-/// The user's config directory (`keys.toml`, `config.toml`).
+/// The user's config directory (`keys.toml`, `config.toml`); `TAIKYOKU_CONFIG_DIR`
+/// overrides it.
 pub fn config_dir() -> Option<PathBuf> {
+    if let Some(d) = std::env::var_os("TAIKYOKU_CONFIG_DIR") {
+        return Some(PathBuf::from(d));
+    }
     directories::ProjectDirs::from("", "", "taikyoku").map(|d| d.config_dir().to_path_buf())
 }
 
@@ -117,10 +116,28 @@ impl Drop for TerminalGuard {
     }
 }
 
-/// Plays a game in the terminal until the player quits.
-pub fn run(rules: Rules, start: Position, options: Options) -> Result<(), CliError> {
+/// Plays (or replays) a game in the terminal until the player quits.
+pub fn run(rules: Rules, start: Position, options: PlayOptions) -> Result<(), CliError> {
     let (keymap, theme) = load_config(options.theme.as_deref())?;
-    let mut app = App::new(rules, start, keymap, theme, options.ascii);
+    let mut app = match options.game {
+        Some((record, replay)) => App::from_record(
+            record,
+            replay,
+            keymap,
+            theme,
+            options.ascii,
+            options.read_only,
+        ),
+        None => App::new(rules, start, keymap, theme, options.ascii),
+    };
+    app.files.autosave_dir = store::autosave_dir();
+    if options.offer_resume
+        && let Some(dir) = &app.files.autosave_dir
+        && let Ok(Some(found)) = store::latest_unfinished(dir)
+        && !found.1.moves().is_empty()
+    {
+        app.offer_resume(found);
+    }
     let mut guard =
         TerminalGuard::new().map_err(|e| CliError(format!("cannot open the terminal: {e}")))?;
     let result = event_loop(&mut guard.terminal, &mut app);
@@ -134,6 +151,13 @@ fn event_loop(terminal: &mut Terminal<CrosstermBackend<Stdout>>, app: &mut App) 
         let area = ratatui::layout::Rect::new(0, 0, size.width, size.height);
         app.set_geometry(view::geometry(app, area));
         terminal.draw(|f| view::draw(app, f.area(), f.buffer_mut()))?;
+        // While a replay plays itself, a key is waited for only until the next move is due.
+        if let Some(wait) = app.tick_interval()
+            && !event::poll(wait)?
+        {
+            app.tick();
+            continue;
+        }
         // For the end-to-end test that proves a panic gives the terminal back.
         if std::env::var_os("TAIKYOKU_TEST_PANIC").is_some() {
             panic!("TAIKYOKU_TEST_PANIC is set");

@@ -482,3 +482,191 @@ fn too_small_a_terminal_says_so() {
     let t = text(&render(&app, 71, 19));
     assert!(t.contains("needs at least 72×20"), "{t}");
 }
+
+fn pawn_move(app: &mut App, x: i32, y_from: i32, y_to: i32) {
+    goto(app, x, y_from);
+    key(app, KeyCode::Enter);
+    goto(app, x, y_to);
+    key(app, KeyCode::Enter);
+}
+
+fn saved_moves(path: &std::path::Path) -> Vec<String> {
+    taikyoku::record::Record::load(path)
+        .unwrap()
+        .moves()
+        .to_vec()
+}
+
+#[test]
+fn every_move_is_autosaved_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = start("wikipedia");
+    app.files.autosave_dir = Some(dir.path().to_path_buf());
+    assert!(
+        app.files.autosave.is_none(),
+        "no file before the first move"
+    );
+    pawn_move(&mut app, 17, 10, 11);
+    let file = app.files.autosave.clone().expect("an autosave file");
+    assert_eq!(saved_moves(&file), vec!["P19.26-19.25"]);
+    pawn_move(&mut app, 17, 25, 24);
+    assert_eq!(saved_moves(&file).len(), 2);
+    keys(&mut app, "u");
+    assert_eq!(saved_moves(&file), vec!["P19.26-19.25"]);
+    keys(&mut app, "R");
+    keys(&mut app, "y");
+    let r = taikyoku::record::Record::load(&file).unwrap();
+    assert_eq!(r.outcome.unwrap().winner, Side::Black, "White resigned");
+    keys(&mut app, "u");
+    assert!(
+        taikyoku::record::Record::load(&file)
+            .unwrap()
+            .outcome
+            .is_none()
+    );
+    // An autosaved game quits without asking: nothing can be lost.
+    keys(&mut app, "q");
+    assert!(app.quit);
+    // Only the one file, and no temporary files left behind.
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
+#[test]
+fn save_asks_for_a_name_once_and_never_clobbers_other_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = start("wikipedia");
+    pawn_move(&mut app, 17, 10, 11);
+    let file = dir.path().join("game.toml");
+    keys(&mut app, "s");
+    assert!(matches!(app.mode, Mode::Prompt(..)));
+    keys(&mut app, file.to_str().unwrap());
+    key(&mut app, KeyCode::Enter);
+    assert!(app.status.contains("Saved 1 moves"), "{}", app.status);
+    pawn_move(&mut app, 17, 25, 24);
+    keys(&mut app, "s");
+    assert_eq!(app.mode, Mode::Normal, "no second prompt");
+    assert_eq!(saved_moves(&file).len(), 2);
+    // A file that is not a record is left alone.
+    let other = dir.path().join("notes.txt");
+    std::fs::write(&other, "my notes").unwrap();
+    app.files.save = None;
+    keys(&mut app, "s");
+    keys(&mut app, other.to_str().unwrap());
+    key(&mut app, KeyCode::Enter);
+    assert!(
+        app.warning && app.status.contains("Not saved"),
+        "{}",
+        app.status
+    );
+    assert_eq!(std::fs::read_to_string(&other).unwrap(), "my notes");
+}
+
+fn recorded_game(moves: usize) -> (taikyoku::record::Record, taikyoku::record::Replay) {
+    let r = rules("wikipedia");
+    let mut pos = r.start_position();
+    let mut rec = taikyoku::record::Record::new(&r, &pos);
+    for i in 0..moves {
+        let m = r
+            .legal_moves(&pos)
+            .into_iter()
+            .filter(|m| r.captures(&pos, m).is_empty())
+            .nth(i % 3)
+            .unwrap();
+        rec.push_move(&r, &mut pos, &m).unwrap();
+    }
+    let replay = rec.replay(&r.game).unwrap();
+    (rec, replay)
+}
+
+#[test]
+fn replay_steps_jumps_plays_and_branches() {
+    let (rec, replay) = recorded_game(6);
+    let mut app = App::from_record(
+        rec,
+        replay,
+        Keymap::default(),
+        Theme::default_theme(),
+        false,
+        true,
+    );
+    let dir = tempfile::tempdir().unwrap();
+    app.files.autosave_dir = Some(dir.path().to_path_buf());
+    app.set_geometry(view::geometry(&app, Rect::new(0, 0, 200, 60)));
+    assert_eq!(app.shown, 0);
+    keys(&mut app, "..");
+    assert_eq!(app.shown, 2);
+    assert!(app.status.contains("Move 2 of 6"), "{}", app.status);
+    keys(&mut app, ",");
+    assert_eq!(app.shown, 1);
+    key(&mut app, KeyCode::End);
+    assert_eq!(app.shown, 6);
+    key(&mut app, KeyCode::Home);
+    assert_eq!(app.shown, 0);
+    keys(&mut app, ":4");
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.shown, 4);
+    // The move list marks the current move; the board is the position after it.
+    let t = text(&render(&app, 200, 60));
+    assert!(t.contains("Replay 4/6"), "{t}");
+    assert!(t.contains("◀"));
+    assert_eq!(app.pos(), &app.game.positions[4]);
+    // Read-only: no moves, no undo.
+    key(&mut app, KeyCode::Enter);
+    assert!(
+        app.warning && app.status.contains("This is a replay"),
+        "{}",
+        app.status
+    );
+    // Autoplay moves on at each tick and stops at the end.
+    keys(&mut app, "P");
+    assert!(app.tick_interval().is_some());
+    keys(&mut app, "]");
+    assert_eq!(
+        app.tick_interval(),
+        Some(std::time::Duration::from_millis(400))
+    );
+    app.tick();
+    app.tick();
+    app.tick();
+    assert_eq!(app.shown, 6);
+    assert!(app.tick_interval().is_none());
+    // Branch from move 3: a new game, saved as a new record.
+    keys(&mut app, ":3");
+    key(&mut app, KeyCode::Enter);
+    keys(&mut app, "b");
+    assert!(app.replay.is_none());
+    assert_eq!(app.game.moves.len(), 3);
+    let file = app.files.autosave.clone().expect("saved as a new record");
+    assert_eq!(saved_moves(&file).len(), 3);
+    assert!(
+        app.status.contains("A new game from move 3"),
+        "{}",
+        app.status
+    );
+}
+
+#[test]
+fn an_unfinished_game_is_offered_for_resuming() {
+    let (rec, _) = recorded_game(5);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("game-x.toml");
+    taikyoku::store::save(&path, &rec, taikyoku::store::Overwrite::Never).unwrap();
+    let found = taikyoku::store::latest_unfinished(dir.path())
+        .unwrap()
+        .unwrap();
+    let mut app = start("wikipedia");
+    app.files.autosave_dir = Some(dir.path().to_path_buf());
+    app.offer_resume(found.clone());
+    assert_eq!(app.mode, Mode::Confirm(ConfirmKind::Resume));
+    let t = text(&render(&app, 200, 60));
+    assert!(t.contains("Resume the unfinished game"), "{t}");
+    keys(&mut app, "y");
+    assert_eq!(app.game.moves.len(), 5);
+    assert_eq!(app.files.autosave.as_deref(), Some(path.as_path()));
+    // Declining starts afresh.
+    let mut app = start("wikipedia");
+    app.offer_resume(found);
+    keys(&mut app, "n");
+    assert_eq!(app.game.moves.len(), 0);
+    assert!(app.status.contains("A new game"));
+}

@@ -144,7 +144,12 @@ fn draw_board(app: &App, area: Rect, buf: &mut Buffer) {
     let w = g.cell_w;
     let pos = app.pos();
     let (sc, sr) = app.view.scroll;
-    let last = app.game.moves.last();
+    let last = app.shown_move().map(|(_, m)| m);
+    // What the shown move took: marked on the (now empty) squares.
+    let taken: Vec<taikyoku::geometry::Square> = app
+        .shown_move()
+        .map(|(i, m)| app.rules.captures(&app.game.positions[i], &m))
+        .unwrap_or_default();
     // File labels along the top, rank labels down the left.
     for c in 0..g.cols {
         let (x, _) = app.board_xy(c + sc, 0);
@@ -234,7 +239,9 @@ fn draw_board(app: &App, area: Rect, buf: &mut Buffer) {
                     }
                 }
                 None => {
-                    let (glyph, style) = if flags & mark::STOP != 0 {
+                    let (glyph, style) = if taken.contains(&sq) && flags == 0 {
+                        ('x', t.capture)
+                    } else if flags & mark::STOP != 0 {
                         ('@', t.igui)
                     } else if flags & mark::JUMP != 0 {
                         ('*', t.jump)
@@ -364,10 +371,8 @@ fn draw_minimap(app: &App, area: Rect, buf: &mut Buffer) {
     let (sc, sr) = app.view.scroll;
     let in_view = |c: i32, r: i32| c >= sc && c < sc + g.cols && r >= sr && r < sr + g.rows;
     let last: Vec<_> = app
-        .game
-        .moves
-        .last()
-        .map(|m| {
+        .shown_move()
+        .map(|(_, m)| {
             let mut v = vec![m.from, m.to];
             v.extend_from_slice(m.path());
             v
@@ -407,28 +412,41 @@ fn draw_minimap(app: &App, area: Rect, buf: &mut Buffer) {
 
 fn draw_moves(app: &App, area: Rect, buf: &mut Buffer) {
     let t = &app.theme;
+    let title = match &app.replay {
+        Some(r) => format!(
+            " Replay {}/{}{} ",
+            app.shown,
+            app.game.moves.len(),
+            if r.autoplay { " ▶" } else { "" }
+        ),
+        None => " Moves ".to_string(),
+    };
     let block = Block::new()
         .borders(Borders::ALL)
-        .title(" Moves ")
+        .title(title)
         .title_style(t.title);
     let inner = block.inner(area);
     block.render(area, buf);
     let n = app.game.notations.len();
-    let shown = inner.height as usize;
-    let start = n.saturating_sub(shown);
+    let rows = inner.height as usize;
+    // Keep the shown move in view (the last one while playing).
+    let current = app.shown;
+    let start = current
+        .saturating_sub(rows.saturating_sub(1))
+        .min(n.saturating_sub(rows));
     let lines: Vec<Line> = app.game.notations[start..]
         .iter()
+        .take(rows)
         .enumerate()
         .map(|(i, s)| {
             let num = start + i + 1;
-            let side = if (num + app.game.positions[0].ply as usize) % 2 == 1 {
-                "▲"
-            } else {
-                "△"
-            };
-            let text = format!("{num:>4} {side} {s}");
-            if start + i + 1 == n {
-                Line::styled(text, t.title)
+            let black = app.game.positions[num - 1].to_move() == Side::Black;
+            let text = format!("{num:>4} {} {s}", if black { "▲" } else { "△" });
+            if num == current {
+                Line::styled(
+                    format!("{text} ◀"),
+                    t.title.add_modifier(Modifier::REVERSED),
+                )
             } else {
                 Line::from(text)
             }
@@ -484,6 +502,37 @@ fn draw_status(app: &App, area: Rect, buf: &mut Buffer) {
 /// The hint line, from the keymap.
 pub fn hint_text(app: &App) -> String {
     let k = &app.keymap;
+    if app.replay.is_some() {
+        return [
+            (k.keys_of(Action::ReplayNext), "next"),
+            (k.keys_of(Action::ReplayPrev), "back"),
+            (
+                format!(
+                    "{}/{}",
+                    k.keys_of(Action::ReplayStart),
+                    k.keys_of(Action::ReplayEnd)
+                ),
+                "start/end",
+            ),
+            (k.keys_of(Action::ReplayGoto), "move N"),
+            (k.keys_of(Action::Autoplay), "autoplay"),
+            (
+                format!(
+                    "{}/{}",
+                    k.keys_of(Action::Slower),
+                    k.keys_of(Action::Faster)
+                ),
+                "speed",
+            ),
+            (k.keys_of(Action::Branch), "play on from here"),
+            (k.keys_of(Action::Help), "help"),
+            (k.keys_of(Action::Quit), "quit"),
+        ]
+        .iter()
+        .map(|(key, what)| format!("{key} {what}"))
+        .collect::<Vec<_>>()
+        .join(" · ");
+    }
     [
         (
             format!(
@@ -501,6 +550,7 @@ pub fn hint_text(app: &App) -> String {
         (k.keys_of(Action::Find), "find"),
         (k.keys_of(Action::Goto), "go to"),
         (k.keys_of(Action::ZoomIn), "zoom"),
+        (k.keys_of(Action::Save), "save"),
         (k.keys_of(Action::Help), "help"),
         (k.keys_of(Action::Quit), "quit"),
     ]
