@@ -94,6 +94,10 @@ pub struct RangeRules {
     pub end_on_friend: bool,
     /// It may capture, at the end of its flight, an enemy it could not fly over.
     pub end_on_higher: bool,
+    /// Every straight move of a range capturer, not only its flights, removes what lies
+    /// between its start and end (ATSA's web engine: the vice general's two-square jump
+    /// removes the piece it jumps).
+    pub every_move: bool,
 }
 
 /// A leg compiled for one side: the board vector, its step on the mailbox, how far.
@@ -254,6 +258,8 @@ pub(crate) struct KindTable {
     pub promotes: Vec<bool>,
     /// Range-capture rank (1 highest); 255 for unranked.
     pub rank: Vec<u8>,
+    /// Whether the kind has a range-capture (`x`) leg.
+    pub range_piece: Vec<bool>,
     /// The square of each mailbox cell (0 off the board).
     pub squares: Vec<Square>,
     /// Per side, whether each mailbox cell is in the side's promotion zone.
@@ -311,6 +317,8 @@ struct Ctx<'a> {
     origin: usize,
     rank: u8,
     can_promote: bool,
+    /// Its straight moves remove what they pass over (see [`RangeRules::every_move`]).
+    clears_path: bool,
     /// Squares emptied by earlier legs' captures.
     taken: [usize; MAX_STOPS],
     n_taken: usize,
@@ -457,7 +465,10 @@ impl Ctx<'_> {
                 }
                 enemy
             };
-            let m = Move::new(from, self.kinds.squares[sq]);
+            let mut m = Move::new(from, self.kinds.squares[sq]);
+            if self.clears_path && ray.vec.unit().is_some() && ray.vec.king_len() > 1 {
+                m.flags |= RANGE;
+            }
             self.promote_and_push(m, 0, captured, sq, || false, out, keys);
             if c != EMPTY {
                 return;
@@ -638,6 +649,7 @@ pub(crate) fn piece_moves_traced(
         origin: idx,
         rank: kinds.rank[piece.kind as usize],
         can_promote: kinds.promotes[piece.kind as usize] && !piece.promoted,
+        clears_path: rules.range.every_move && kinds.range_piece[piece.kind as usize],
         taken: [0; MAX_STOPS],
         n_taken: 0,
         stops: [(0, false); MAX_STOPS],

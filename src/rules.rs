@@ -108,6 +108,8 @@ struct RawRange {
     flown_over: Spanned<String>,
     end_on_friend: bool,
     end_on_higher: bool,
+    #[serde(default)]
+    every_move: bool,
 }
 
 /// A named rule set of a game.
@@ -217,6 +219,7 @@ impl Game {
                         captures_flown_over,
                         end_on_friend: rs.range_capture.end_on_friend,
                         end_on_higher: rs.range_capture.end_on_higher,
+                        every_move: rs.range_capture.every_move,
                     },
                     paths_distinct: rs.distinct_paths,
                 },
@@ -383,6 +386,15 @@ impl Rules {
                 .kinds
                 .iter()
                 .map(|k| k.rank.unwrap_or(u8::MAX))
+                .collect(),
+            range_piece: readings
+                .iter()
+                .map(|r| {
+                    r.patterns
+                        .iter()
+                        .flat_map(|p| &p.legs)
+                        .any(|l| l.kind == crate::betza::LegKind::RangeCapture)
+                })
                 .collect(),
             squares,
             zone,

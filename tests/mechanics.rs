@@ -612,3 +612,28 @@ fn drunken_elephant_promotes_to_a_royal_prince() {
         "CP"
     );
 }
+
+#[test]
+fn atsa_range_capturers_clear_every_straight_path() {
+    // ATSA's web engine: the vice general's two-square jump removes the piece it jumps.
+    let pieces = [
+        ("VG", B, 10, 10),
+        ("P", W, 10, 11),
+        ("K", B, 0, 0),
+        ("K", W, 35, 35),
+    ];
+    let r = rules("atsa");
+    let p = position(r, B, &pieces);
+    let m = moves_at(r, &p, 10, 10)
+        .into_iter()
+        .find(|m| r.dims().xy(m.to) == (10, 12))
+        .unwrap();
+    assert_eq!(caps(r, &p, &m), vec![(10, 11)]);
+    let r = rules("wikipedia");
+    let p = position(r, B, &pieces);
+    let m = moves_at(r, &p, 10, 10)
+        .into_iter()
+        .find(|m| r.dims().xy(m.to) == (10, 12))
+        .unwrap();
+    assert!(caps(r, &p, &m).is_empty(), "a plain jump elsewhere");
+}

@@ -25,7 +25,7 @@ fn perft_from_the_opening() {
 #[test]
 fn perft_3_from_the_opening() {
     let r = rules("atsa");
-    assert_eq!(r.perft(&r.start_position(), 3), 124_467_110);
+    assert_eq!(r.perft(&r.start_position(), 3), 124_467_003);
     let r = rules("wikipedia");
     assert_eq!(r.perft(&r.start_position(), 3), WIKIPEDIA_PERFT_3);
 }
@@ -76,4 +76,27 @@ fn incremental_leaf_count_equals_generation() {
             }
         }
     }
+}
+
+/// Positions from random games of ATSA's own engine, with its move counts and perft 2
+/// (tests/data/atsa_positions.txt): the atsa rule set must give the same numbers.
+#[test]
+fn atsa_agrees_with_their_engine_on_random_positions() {
+    let r = rules("atsa");
+    let data = include_str!("data/atsa_positions.txt");
+    let mut checked = 0;
+    for line in data
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let mut f = line.splitn(3, ' ');
+        let moves: usize = f.next().unwrap().parse().unwrap();
+        let perft2: u64 = f.next().unwrap().parse().unwrap();
+        let tsfen = f.next().unwrap();
+        let p = taikyoku::notation::parse_tsfen(r, tsfen).unwrap();
+        assert_eq!(r.legal_moves(&p).len(), moves, "{tsfen}");
+        assert_eq!(r.perft(&p, 2), perft2, "{tsfen}");
+        checked += 1;
+    }
+    assert_eq!(checked, 18);
 }
