@@ -1237,7 +1237,6 @@ impl App {
 /// Overlay flags of a piece's moves: destinations (quiet or capture, jump, promotion) and the
 /// pieces taken on the way or flown over.
 pub fn overlay_marks(rules: &Rules, pos: &Position, moves: &[Move]) -> Vec<(usize, u8)> {
-    let dims = pos.dims();
     let mut out = Vec::new();
     for m in moves {
         let captures = rules.captures(pos, m);
@@ -1267,7 +1266,6 @@ pub fn overlay_marks(rules: &Rules, pos: &Position, moves: &[Move]) -> Vec<(usiz
                 },
             ));
         }
-        let _ = dims;
     }
     out
 }

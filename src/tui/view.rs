@@ -503,7 +503,7 @@ fn draw_status(app: &App, area: Rect, buf: &mut Buffer) {
 pub fn hint_text(app: &App) -> String {
     let k = &app.keymap;
     if app.replay.is_some() {
-        return [
+        return join_hints(&[
             (k.keys_of(Action::ReplayNext), "next"),
             (k.keys_of(Action::ReplayPrev), "back"),
             (
@@ -527,13 +527,9 @@ pub fn hint_text(app: &App) -> String {
             (k.keys_of(Action::Branch), "play on from here"),
             (k.keys_of(Action::Help), "help"),
             (k.keys_of(Action::Quit), "quit"),
-        ]
-        .iter()
-        .map(|(key, what)| format!("{key} {what}"))
-        .collect::<Vec<_>>()
-        .join(" · ");
+        ]);
     }
-    [
+    join_hints(&[
         (
             format!(
                 "{}/{}/{}/{}",
@@ -553,11 +549,15 @@ pub fn hint_text(app: &App) -> String {
         (k.keys_of(Action::Save), "save"),
         (k.keys_of(Action::Help), "help"),
         (k.keys_of(Action::Quit), "quit"),
-    ]
-    .iter()
-    .map(|(key, what)| format!("{key} {what}"))
-    .collect::<Vec<_>>()
-    .join(" · ")
+    ])
+}
+
+fn join_hints(hints: &[(String, &str)]) -> String {
+    hints
+        .iter()
+        .map(|(key, what)| format!("{key} {what}"))
+        .collect::<Vec<_>>()
+        .join(" · ")
 }
 
 fn draw_hint(app: &App, area: Rect, buf: &mut Buffer) {
