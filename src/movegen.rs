@@ -373,21 +373,23 @@ impl Ctx<'_> {
         // when paths are distinct, every stop where it could have. 0 = none.
         let mut key = 0u64;
         if self.n_stops > 0 {
-            let mut parts: Vec<u64> = self.stops[..self.n_stops]
-                .iter()
-                .filter(|&&(s, capturable)| {
-                    if self.rules.paths_distinct {
-                        capturable
-                    } else {
-                        self.taken[..self.n_taken].contains(&s)
-                    }
-                })
-                .map(|&(s, _)| s as u64 + 1)
-                .collect();
-            if !self.rules.paths_distinct {
-                parts.sort_unstable();
+            let mut parts = [0u64; MAX_STOPS];
+            let mut n = 0;
+            for &(s, capturable) in &self.stops[..self.n_stops] {
+                let counts = if self.rules.paths_distinct {
+                    capturable
+                } else {
+                    self.taken[..self.n_taken].contains(&s)
+                };
+                if counts {
+                    parts[n] = s as u64 + 1;
+                    n += 1;
+                }
             }
-            for p in parts {
+            if !self.rules.paths_distinct {
+                parts[..n].sort_unstable();
+            }
+            for &p in &parts[..n] {
                 key = key << 14 | p;
             }
         }
