@@ -5,6 +5,9 @@
 #[allow(dead_code, unused_imports)]
 #[path = "../src/tui/mod.rs"]
 mod tui;
+#[allow(dead_code, unused_imports)]
+#[path = "../src/cli.rs"]
+mod cli;
 
 use divan::Bencher;
 use ratatui::buffer::Buffer;

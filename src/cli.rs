@@ -1,18 +1,18 @@
-//! The command line: piece cards, legal moves, perft and rule-set differences, headless. The
-//! terminal game is passed in by the binary, so this library stays free of terminal code.
+//! The command line: piece cards, legal moves, perft and rule-set differences, headless. It is
+//! part of the binary (clap, stdout); the library it drives prints nothing.
 
-use crate::catalogue::{KindId, Lookup};
-use crate::explain;
-use crate::geometry::{Side, Square};
-use crate::notation;
-use crate::position::{Piece, Position};
-use crate::record::{self, Record, RecordError, Replay};
-use crate::rules::{DataDir, Game, Rules};
-use crate::store::{self, Overwrite};
 use clap::{Args, Parser, Subcommand};
 use serde_json::json;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use taikyoku::catalogue::{KindId, Lookup};
+use taikyoku::explain;
+use taikyoku::geometry::{Side, Square};
+use taikyoku::notation;
+use taikyoku::position::{Piece, Position};
+use taikyoku::record::{self, Record, RecordError, Replay};
+use taikyoku::rules::{DataDir, Game, Rules};
+use taikyoku::store::{self, Overwrite};
 
 /// Taikyoku shōgi (大局将棋), the largest historical chess game, in a terminal.
 #[derive(Parser, Debug)]
@@ -461,7 +461,7 @@ pub fn piece_card(rules: &Rules, k: KindId) -> String {
     if !promoted_from.is_empty() {
         line(format!("Promoted from: {}", promoted_from.join(", ")));
     }
-    line(format!("Captures: {}", capture_words(rules, k)));
+    line(format!("Captures: {}", explain::capture_words(rules, k)));
     if let Some(n) = &reading.note {
         line(format!("This rule set: {n}"));
     }
@@ -501,44 +501,6 @@ pub fn piece_card(rules: &Rules, k: KindId) -> String {
     s.push_str(&explain::diagram(&reading.patterns));
     s.push_str(explain::LEGEND);
     s
-}
-
-/// How a piece captures, in words, from its patterns and the rule set.
-pub fn capture_words(rules: &Rules, k: KindId) -> String {
-    use crate::betza::LegKind;
-    let reading = &rules.readings[k as usize];
-    let mut ways = vec!["by moving onto an enemy piece".to_string()];
-    let legs = || reading.patterns.iter().flat_map(|p| p.legs.iter());
-    if reading
-        .patterns
-        .iter()
-        .any(|p| p.legs.len() > 1 && p.legs[..p.legs.len() - 1].iter().any(|l| l.mode.capture))
-    {
-        ways.push("on the way of a multi-leg move, then moving on (up to two captures a move; igui when it comes back)".into());
-    }
-    if legs().any(|l| l.kind == LegKind::RangeCapture) {
-        let r = &rules.rule_set.params.range;
-        ways.push(format!(
-            "by range capture: it flies over lower-ranked pieces of either side{}{}",
-            if r.captures_flown_over {
-                " and removes them all"
-            } else {
-                ", leaving them on the board"
-            },
-            if r.end_on_friend {
-                "; it may end on a lower-ranked friendly piece"
-            } else {
-                ""
-            }
-        ));
-    }
-    if legs().any(|l| matches!(l.kind, LegKind::Hop(_))) {
-        ways.push("after jumping over pieces on its line".into());
-    }
-    if legs().all(|l| !l.mode.capture) {
-        return "never".into();
-    }
-    ways.join("; ")
 }
 
 fn pieces(data: &Option<PathBuf>, rs: &Option<String>) -> Result<(), CliError> {

@@ -1,7 +1,9 @@
 //! Pieces explained for people: movement in words and a move diagram on an empty board.
 
 use crate::betza::{Dirs, Leg, LegKind, Mode, Pattern};
+use crate::catalogue::KindId;
 use crate::geometry::Vec2;
+use crate::rules::Rules;
 use std::collections::BTreeMap;
 
 fn dir_name(u: Vec2) -> &'static str {
@@ -345,6 +347,43 @@ fn walk_chain(
 /// The diagram's key.
 pub const LEGEND: &str = "☖ the piece (facing up)  ○ steps (or limited range)  │─╱╲ ranges any distance  ☆ jumps to\n\
 ◇ ranges jumping over pieces  ◆ range capture  ◎ reached by a multi-leg move  ! igui (captures there without moving)";
+
+/// How a piece captures, in words, from its patterns and the rule set.
+pub fn capture_words(rules: &Rules, k: KindId) -> String {
+    let reading = &rules.readings[k as usize];
+    let mut ways = vec!["by moving onto an enemy piece".to_string()];
+    let legs = || reading.patterns.iter().flat_map(|p| p.legs.iter());
+    if reading
+        .patterns
+        .iter()
+        .any(|p| p.legs.len() > 1 && p.legs[..p.legs.len() - 1].iter().any(|l| l.mode.capture))
+    {
+        ways.push("on the way of a multi-leg move, then moving on (up to two captures a move; igui when it comes back)".into());
+    }
+    if legs().any(|l| l.kind == LegKind::RangeCapture) {
+        let r = &rules.rule_set.params.range;
+        ways.push(format!(
+            "by range capture: it flies over lower-ranked pieces of either side{}{}",
+            if r.captures_flown_over {
+                " and removes them all"
+            } else {
+                ", leaving them on the board"
+            },
+            if r.end_on_friend {
+                "; it may end on a lower-ranked friendly piece"
+            } else {
+                ""
+            }
+        ));
+    }
+    if legs().any(|l| matches!(l.kind, LegKind::Hop(_))) {
+        ways.push("after jumping over pieces on its line".into());
+    }
+    if legs().all(|l| !l.mode.capture) {
+        return "never".into();
+    }
+    ways.join("; ")
+}
 
 #[cfg(test)]
 mod tests {

@@ -7,7 +7,6 @@
 
 pub mod betza;
 pub mod catalogue;
-pub mod cli;
 pub mod error;
 pub mod explain;
 pub mod geometry;

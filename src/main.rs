@@ -1,10 +1,11 @@
-//! The `taikyoku` binary: the library's command line, and the terminal game (which is the
-//! only terminal code, so it lives here and not in the library).
+//! The `taikyoku` binary: the command line (`cli`) and the terminal game (`tui`). The engine
+//! is the library; nothing here decides a rule.
 
+mod cli;
 mod tui;
 
 use clap::Parser;
-use taikyoku::cli::{self, Cli, CliError};
+use cli::{Cli, CliError};
 
 fn main() {
     let cli = Cli::parse();

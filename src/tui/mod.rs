@@ -6,6 +6,7 @@ pub mod keys;
 pub mod theme;
 pub mod view;
 
+use crate::cli::{CliError, PlayOptions};
 use app::App;
 use keys::Keymap;
 use ratatui::Terminal;
@@ -18,7 +19,6 @@ use ratatui::crossterm::terminal::{
 use std::io::{self, Stdout};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use taikyoku::cli::{CliError, PlayOptions};
 use taikyoku::position::Position;
 use taikyoku::rules::Rules;
 use taikyoku::store;

@@ -8,8 +8,8 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
-use taikyoku::cli::capture_words;
 use taikyoku::explain;
+use taikyoku::explain::capture_words;
 use taikyoku::geometry::Side;
 use unicode_width::UnicodeWidthStr;
 
