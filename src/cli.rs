@@ -81,7 +81,7 @@ pub struct RecordNewArgs {
 
 #[derive(Args, Debug)]
 pub struct RecordAddArgs {
-    /// The record file.
+    /// The record file (played under the rule set it names: no --rules).
     pub file: PathBuf,
     /// Moves in notation, played in turn (see the README for the notation).
     #[arg(value_name = "MOVE", required = true, num_args = 1..)]
@@ -90,7 +90,7 @@ pub struct RecordAddArgs {
 
 #[derive(Args, Debug)]
 pub struct CheckArgs {
-    /// The record file.
+    /// The record file (played under the rule set it names: no --rules).
     pub file: PathBuf,
 }
 
@@ -178,9 +178,14 @@ pub struct MovesArgs {
     pub after: Vec<String>,
 }
 
+/// The deepest perft asked for: the search keeps one move list per ply, and no position of
+/// this game could be counted deeper in a lifetime (counts would overflow 64 bits long before).
+pub const MAX_PERFT_DEPTH: u32 = 32;
+
 #[derive(Args, Debug)]
 pub struct PerftArgs {
-    /// Number of moves (plies).
+    /// Number of moves (plies), at most 32.
+    #[arg(value_parser = clap::value_parser!(u32).range(..=MAX_PERFT_DEPTH as i64))]
     pub depth: u32,
     #[command(flatten)]
     pub position: PositionArgs,
@@ -239,6 +244,18 @@ pub fn load_replay(data: &Option<PathBuf>, file: &Path) -> Result<(Record, Repla
     Ok((record, replay))
 }
 
+/// A record is played under the rule set it names, so `--rules` (even before the command,
+/// where clap does not see the conflict) is refused rather than silently ignored.
+fn refuse_rules(rs: &Option<String>, file: &Path) -> Result<(), CliError> {
+    match rs {
+        Some(r) => Err(CliError(format!(
+            "--rules {r} cannot be used with the record {}: a record is played under the rule set it names",
+            file.display()
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// The rules and position of `--rules`/`--position`, or of `--record`.
 fn rules_and_position(
     data: &Option<PathBuf>,
@@ -247,6 +264,7 @@ fn rules_and_position(
     record: &RecordArg,
 ) -> Result<(Rules, Position), CliError> {
     if let Some(file) = &record.record {
+        refuse_rules(rs, file)?;
         let (_, replay) = load_replay(data, file)?;
         return Ok((replay.rules, replay.final_position));
     }
@@ -320,8 +338,14 @@ pub fn run(
             out(&board_text(&rules, &pos))
         }
         Some(Command::Record(RecordCommand::New(a))) => record_new(&data, &rs, a),
-        Some(Command::Record(RecordCommand::Add(a))) => record_add(&data, a),
-        Some(Command::Check(a)) => check(&data, a),
+        Some(Command::Record(RecordCommand::Add(a))) => {
+            refuse_rules(&rs, &a.file)?;
+            record_add(&data, a)
+        }
+        Some(Command::Check(a)) => {
+            refuse_rules(&rs, &a.file)?;
+            check(&data, a)
+        }
     }
 }
 
