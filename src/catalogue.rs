@@ -356,22 +356,29 @@ impl Catalogue {
         }
     }
 
+    /// Names close to `f` (a folded query): containing it, contained in it, or within a few
+    /// edits. Linear in the query's length: a name can only be within the edit limit of a
+    /// query of about its own length, and only those pairs are compared.
     fn suggestions(&self, f: &str) -> Vec<String> {
+        let len = f.chars().count();
+        let limit = (len / 3).max(2);
         let mut scored: Vec<(usize, String)> = Vec::new();
         for k in &self.kinds {
             let names = std::iter::once(&k.name).chain(k.aliases.iter());
             let best = names
-                .map(|n| {
+                .filter_map(|n| {
                     let g = fold(n);
-                    if g.contains(f) || (f.len() >= 4 && f.contains(&g)) {
-                        0
+                    let glen = g.chars().count();
+                    if g.contains(f) || (len >= 4 && len <= 4 * glen && f.contains(&g)) {
+                        Some(0)
+                    } else if len.abs_diff(glen) <= limit {
+                        Some(edit_distance(f, &g))
                     } else {
-                        edit_distance(f, &g)
+                        None
                     }
                 })
                 .min()
                 .unwrap_or(usize::MAX);
-            let limit = (f.chars().count() / 3).max(2);
             if best <= limit {
                 scored.push((best, format!("{} ({})", k.name, k.code)));
             }

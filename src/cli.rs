@@ -362,7 +362,8 @@ pub fn find_piece(rules: &Rules, name: &str) -> Result<KindId, CliError> {
                 .join(", ")
         ))),
         Lookup::NotFound(close) => Err(CliError(format!(
-            "no piece is called {name:?}{}",
+            "no piece is called {:?}{}",
+            notation::shorten(name),
             notation::suggest(&close)
         ))),
     }
@@ -562,17 +563,19 @@ fn moves(data: &Option<PathBuf>, rs: &Option<String>, a: MovesArgs) -> Result<()
         let (x, y) = dims.xy(s);
         json!([x, y])
     };
+    let names = notation::move_strings(&rules, &pos, &moves);
     if a.json {
         let list: Vec<_> = moves
             .iter()
-            .map(|m| {
+            .zip(&names)
+            .map(|(m, name)| {
                 json!({
                     "from": xy(m.from),
                     "to": xy(m.to),
                     "path": m.path().iter().map(|&s| xy(s)).collect::<Vec<_>>(),
                     "captures": rules.captures(&pos, m).iter().map(|&s| xy(s)).collect::<Vec<_>>(),
                     "promotes": m.promotes(),
-                    "notation": notation::move_string(&rules, &pos, m),
+                    "notation": name,
                 })
             })
             .collect();
@@ -592,8 +595,8 @@ fn moves(data: &Option<PathBuf>, rs: &Option<String>, a: MovesArgs) -> Result<()
             o.reason.describe()
         ))?;
     }
-    for m in &moves {
-        out(&notation::move_string(&rules, &pos, m))?;
+    for name in &names {
+        out(name)?;
     }
     out(&format!("{} moves for {}", moves.len(), pos.to_move()))
 }
@@ -602,8 +605,11 @@ fn perft(data: &Option<PathBuf>, rs: &Option<String>, a: PerftArgs) -> Result<()
     let (rules, pos) = rules_and_position(data, rs, &a.position, &a.record)?;
     if a.divide {
         let mut total = 0;
-        for (m, n) in rules.perft_divide(&pos, a.depth) {
-            out(&format!("{} {n}", notation::move_string(&rules, &pos, &m)))?;
+        let divided = rules.perft_divide(&pos, a.depth);
+        let moves: Vec<_> = divided.iter().map(|&(m, _)| m).collect();
+        let names = notation::move_strings(&rules, &pos, &moves);
+        for ((_, n), name) in divided.iter().zip(names) {
+            out(&format!("{name} {n}"))?;
             total += n;
         }
         if a.depth == 0 {

@@ -309,6 +309,15 @@ fn strip_position(s: &str) -> String {
     }
 }
 
+/// Text quoted back in an error, cut to its first 60 characters (a pasted megabyte is not
+/// worth echoing).
+pub fn shorten(text: &str) -> String {
+    match text.char_indices().nth(60) {
+        Some((i, _)) => format!("{}…", &text[..i]),
+        None => text.to_string(),
+    }
+}
+
 /// ", did you mean …?" from lookup suggestions.
 pub fn suggest(close: &[String]) -> String {
     if close.is_empty() {
@@ -404,6 +413,26 @@ fn parse_text_position(rules: &Rules, s: &str) -> Result<Position, NotationError
 
 /// A move in notation, for the position it is played in.
 pub fn move_string(rules: &Rules, pos: &Position, m: &Move) -> String {
+    write_move(rules, pos, m, &rules.moves_from(pos, m.from))
+}
+
+/// Many moves of one position in notation. Each piece's moves are generated once (to tell
+/// whether declining promotion is a choice), not once per move: linear in the moves.
+pub fn move_strings(rules: &Rules, pos: &Position, moves: &[Move]) -> Vec<String> {
+    let mut listed: std::collections::HashMap<Square, Vec<Move>> = Default::default();
+    moves
+        .iter()
+        .map(|m| {
+            let from = listed
+                .entry(m.from)
+                .or_insert_with(|| rules.moves_from(pos, m.from));
+            write_move(rules, pos, m, from)
+        })
+        .collect()
+}
+
+/// A move in notation; `listed`: the moves of its piece.
+fn write_move(rules: &Rules, pos: &Position, m: &Move, listed: &[Move]) -> String {
     let dims = pos.dims();
     let code = pos.piece_at(m.from).map_or(String::new(), |p| {
         rules.catalogue().kind(p.kind).code.clone()
@@ -417,16 +446,11 @@ pub fn move_string(rules: &Rules, pos: &Position, m: &Move) -> String {
     }
     if m.promotes() {
         s.push('+');
-    } else if promotion_is_a_choice(rules, pos, m) {
+    } else if listed.contains(&m.with_promotion(true)) {
+        // The same move also exists promoting: declining is a choice.
         s.push('=');
     }
     s
-}
-
-/// Whether the same move also exists with the other promotion choice.
-fn promotion_is_a_choice(rules: &Rules, pos: &Position, m: &Move) -> bool {
-    let other = m.with_promotion(!m.promotes());
-    rules.moves_from(pos, m.from).contains(&other)
 }
 
 /// Finds the legal move a person typed. Stops may be left out when only one move fits.

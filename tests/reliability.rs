@@ -89,3 +89,45 @@ fn a_movement_the_generator_cannot_hold_fails_fast_with_its_place() {
         assert!(nums.all(|n| n.is_ok_and(|n| n > 0)), "{e}");
     }
 }
+
+#[test]
+fn a_huge_unknown_name_is_looked_up_in_linear_time() {
+    use taikyoku::catalogue::Lookup;
+    let r = common::rules("wikipedia");
+    let cat = r.catalogue();
+    // 16.8 s before (quadratic edit distances against every name); now a scan.
+    let huge = "lionx".repeat(200_000);
+    let start = std::time::Instant::now();
+    assert_eq!(cat.lookup(&huge), Lookup::NotFound(vec![]));
+    assert!(start.elapsed().as_secs() < 2, "took {:?}", start.elapsed());
+    // Close matches still work for names of about their own length, and names inside.
+    let Lookup::NotFound(close) = cat.lookup("lyon") else {
+        panic!()
+    };
+    assert!(close.iter().any(|c| c == "Lion (LN)"), "{close:?}");
+    let Lookup::NotFound(close) = cat.lookup("great lion hawk") else {
+        panic!()
+    };
+    assert!(!close.is_empty(), "{close:?}");
+    let e = fails(&["piece", &"q".repeat(10_000)]);
+    assert!(e.len() < 300, "{e}");
+}
+
+#[test]
+fn listing_moves_names_each_as_one_by_one() {
+    // move_strings generates each piece's moves once; it must say exactly what move_string
+    // says, including `=` where declining promotion is a choice.
+    for rs in ["wikipedia", "umebayashi", "atsa"] {
+        let r = common::rules(rs);
+        for seed in 0..3 {
+            let (_, pos) = common::random_game(r, seed, 40, false);
+            let moves = r.legal_moves(&pos);
+            let fast = taikyoku::notation::move_strings(r, &pos, &moves);
+            let slow: Vec<String> = moves
+                .iter()
+                .map(|m| taikyoku::notation::move_string(r, &pos, m))
+                .collect();
+            assert_eq!(fast, slow, "{rs} seed {seed}");
+        }
+    }
+}
