@@ -3,16 +3,17 @@
 
 // The game lives in the binary; the benchmark compiles its modules in directly.
 #[allow(dead_code, unused_imports)]
-#[path = "../src/tui/mod.rs"]
-mod tui;
-#[allow(dead_code, unused_imports)]
 #[path = "../src/cli.rs"]
 mod cli;
+#[allow(dead_code, unused_imports)]
+#[path = "../src/tui/mod.rs"]
+mod tui;
 
 use divan::Bencher;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use taikyoku::rules::{Game, Rules};
+use taikyoku::game::Game;
+use taikyoku::rules::Rules;
 use tui::app::App;
 use tui::keys::{Action, Keymap};
 use tui::theme::Theme;
