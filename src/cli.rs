@@ -7,11 +7,12 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use taikyoku::catalogue::{KindId, Lookup};
 use taikyoku::explain;
+use taikyoku::game::{DataDir, Game};
 use taikyoku::geometry::{Side, Square};
 use taikyoku::notation;
 use taikyoku::position::{Piece, Position};
 use taikyoku::record::{self, Record, RecordError, Replay};
-use taikyoku::rules::{DataDir, Game, Rules};
+use taikyoku::rules::Rules;
 use taikyoku::store::{self, Overwrite};
 
 /// Taikyoku shōgi (大局将棋), the largest historical chess game, in a terminal.

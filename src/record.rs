@@ -23,11 +23,12 @@
 //! loading part of a game. Files are written by [`crate::store`].
 
 use crate::error::{DataError, Source, utf8_text};
+use crate::game::Game;
 use crate::geometry::{Side, Square};
 use crate::movegen::Move;
 use crate::notation::{self, NotationError};
 use crate::position::{EndReason, Outcome, Position};
-use crate::rules::{Game, Rules, RulesError};
+use crate::rules::{Rules, RulesError};
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 use std::fmt;
