@@ -85,7 +85,7 @@ pub struct RecordNewArgs {
 
 #[derive(Args, Debug)]
 pub struct RecordAddArgs {
-    /// The record file.
+    /// The record file (played under the rule set it names: no --rules).
     pub file: PathBuf,
     /// Moves in notation, played in turn (see the README for the notation).
     #[arg(value_name = "MOVE", required = true, num_args = 1..)]
@@ -94,7 +94,7 @@ pub struct RecordAddArgs {
 
 #[derive(Args, Debug)]
 pub struct CheckArgs {
-    /// The record file.
+    /// The record file (played under the rule set it names: no --rules).
     pub file: PathBuf,
 }
 
@@ -183,9 +183,14 @@ pub struct MovesArgs {
     pub after: Vec<String>,
 }
 
+/// The deepest perft asked for: the search keeps one move list per ply, and no position of
+/// this game could be counted deeper in a lifetime (counts would overflow 64 bits long before).
+pub const MAX_PERFT_DEPTH: u32 = 32;
+
 #[derive(Args, Debug)]
 pub struct PerftArgs {
-    /// Number of moves (plies).
+    /// Number of moves (plies), at most 32.
+    #[arg(value_parser = clap::value_parser!(u32).range(..=MAX_PERFT_DEPTH as i64))]
     pub depth: u32,
     #[command(flatten)]
     pub position: PositionArgs,
@@ -282,6 +287,18 @@ fn replay_rules(replay: &Replay) -> Result<Rules, CliError> {
     )?)
 }
 
+/// A record is played under the rule set it names, so `--rules` (even before the command,
+/// where clap does not see the conflict) is refused rather than silently ignored.
+fn refuse_rules(rs: &Option<String>, file: &Path) -> Result<(), CliError> {
+    match rs {
+        Some(r) => Err(CliError(format!(
+            "--rules {r} cannot be used with the record {}: a record is played under the rule set it names",
+            file.display()
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// The rules and position of `--rules`/`--position`, or of `--record`.
 fn rules_and_position(
     g: &GameArgs,
@@ -290,6 +307,7 @@ fn rules_and_position(
     record: &RecordArg,
 ) -> Result<(Rules, Position), CliError> {
     if let Some(file) = &record.record {
+        refuse_rules(rs, file)?;
         let (_, replay) = load_replay(g, file)?;
         return Ok((replay.rules, replay.final_position));
     }
@@ -370,8 +388,14 @@ pub fn run(
             out(&board_text(&rules, &pos))
         }
         Some(Command::Record(RecordCommand::New(a))) => record_new(g, &rs, a),
-        Some(Command::Record(RecordCommand::Add(a))) => record_add(g, a),
-        Some(Command::Check(a)) => check(g, a),
+        Some(Command::Record(RecordCommand::Add(a))) => {
+            refuse_rules(&rs, &a.file)?;
+            record_add(g, a)
+        }
+        Some(Command::Check(a)) => {
+            refuse_rules(&rs, &a.file)?;
+            check(g, a)
+        }
     }
 }
 
@@ -388,7 +412,8 @@ pub fn find_piece(rules: &Rules, name: &str) -> Result<KindId, CliError> {
                 .join(", ")
         ))),
         Lookup::NotFound(close) => Err(CliError(format!(
-            "no piece is called {name:?}{}",
+            "no piece is called {:?}{}",
+            notation::shorten(name),
             notation::suggest(&close)
         ))),
     }
@@ -591,17 +616,19 @@ fn moves(g: &GameArgs, rs: &Option<String>, a: MovesArgs) -> Result<(), CliError
         let (x, y) = dims.xy(s);
         json!([x, y])
     };
+    let names = notation::move_strings(&rules, &pos, &moves);
     if a.json {
         let list: Vec<_> = moves
             .iter()
-            .map(|m| {
+            .zip(&names)
+            .map(|(m, name)| {
                 json!({
                     "from": xy(m.from),
                     "to": xy(m.to),
                     "path": m.path().iter().map(|&s| xy(s)).collect::<Vec<_>>(),
                     "captures": rules.captures(&pos, m).iter().map(|&s| xy(s)).collect::<Vec<_>>(),
                     "promotes": m.promotes(),
-                    "notation": notation::move_string(&rules, &pos, m),
+                    "notation": name,
                 })
             })
             .collect();
@@ -621,8 +648,8 @@ fn moves(g: &GameArgs, rs: &Option<String>, a: MovesArgs) -> Result<(), CliError
             o.reason.describe()
         ))?;
     }
-    for m in &moves {
-        out(&notation::move_string(&rules, &pos, m))?;
+    for name in &names {
+        out(name)?;
     }
     out(&format!("{} moves for {}", moves.len(), pos.to_move()))
 }
@@ -631,8 +658,11 @@ fn perft(g: &GameArgs, rs: &Option<String>, a: PerftArgs) -> Result<(), CliError
     let (rules, pos) = rules_and_position(g, rs, &a.position, &a.record)?;
     if a.divide {
         let mut total = 0;
-        for (m, n) in rules.perft_divide(&pos, a.depth) {
-            out(&format!("{} {n}", notation::move_string(&rules, &pos, &m)))?;
+        let divided = rules.perft_divide(&pos, a.depth);
+        let moves: Vec<_> = divided.iter().map(|&(m, _)| m).collect();
+        let names = notation::move_strings(&rules, &pos, &moves);
+        for ((_, n), name) in divided.iter().zip(names) {
+            out(&format!("{name} {n}"))?;
             total += n;
         }
         if a.depth == 0 {

@@ -46,6 +46,28 @@ pub struct GameEntry {
     pub name: String,
 }
 
+/// A data file's path, if it stays inside the data directory: relative, without `..`.
+fn inside(rel: &str) -> Result<&Path, DataError> {
+    let path = Path::new(rel);
+    let escapes = path.components().any(|c| {
+        !matches!(
+            c,
+            std::path::Component::Normal(_) | std::path::Component::CurDir
+        )
+    });
+    if escapes || rel.is_empty() {
+        return Err(DataError {
+            file: rel.to_string(),
+            line: 1,
+            column: 1,
+            message: "a data file must be named by a relative path inside the data directory \
+                      (no '..', not absolute)"
+                .into(),
+        });
+    }
+    Ok(path)
+}
+
 impl DataDir {
     /// Reads a data file by its path relative to the data directory.
     pub fn read(&self, rel: &str) -> Result<(String, String), DataError> {
@@ -61,9 +83,9 @@ impl DataDir {
                     message: "no such data file is built into the program".into(),
                 }),
             DataDir::Dir(dir) => {
-                let path = dir.join(rel);
+                let path = dir.join(inside(rel)?);
                 let name = path.display().to_string();
-                let bytes = std::fs::read(&path).map_err(|e| DataError {
+                let bytes = crate::store::read_file(&path).map_err(|e| DataError {
                     file: name.clone(),
                     line: 1,
                     column: 1,

@@ -288,7 +288,7 @@ impl Record {
     /// Reads a record from a file, which must be UTF-8 (a bad byte is reported where it is).
     pub fn load(path: &Path) -> Result<Record, RecordError> {
         let name = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|source| RecordError::Io {
+        let bytes = crate::store::read_file(path).map_err(|source| RecordError::Io {
             file: name.clone(),
             source,
         })?;
