@@ -492,7 +492,7 @@ mod tests {
 
     #[test]
     fn a_save_never_replaces_another_program_s_changes() {
-        let r = Rules::taikyoku("wikipedia").unwrap();
+        let r = Rules::new(crate::game::Game::builtin("taikyoku").unwrap(), "wikipedia").unwrap();
         let pos = r.start_position();
         let rec = Record::new(&r, &pos);
         let dir = tempfile::tempdir().unwrap();
