@@ -147,6 +147,10 @@ mod tests {
         let marks = reach(&r, &pos, &moves, 0);
         assert_ne!(flags(&marks, pawn) & mark::CAPTURE, 0);
         assert_ne!(flags(&marks, pawn) & mark::RANGE_VICTIM, 0);
-        assert_ne!(flags(&marks, beyond) & mark::JUMP, 0, "it flies over the pawn");
+        assert_ne!(
+            flags(&marks, beyond) & mark::JUMP,
+            0,
+            "it flies over the pawn"
+        );
     }
 }
