@@ -891,7 +891,8 @@ mod tests {
     use super::*;
 
     fn movement(code: &str) -> Movement {
-        let rules = Rules::taikyoku("wikipedia").unwrap();
+        let rules =
+            Rules::new(crate::game::Game::builtin("taikyoku").unwrap(), "wikipedia").unwrap();
         let k = rules.catalogue().by_code(code).unwrap();
         Movement::of(&rules, k)
     }
