@@ -1,6 +1,6 @@
 //! taikyoku: a data-driven rules engine for Taikyoku shōgi and other large shogi variants.
 //!
-//! The library has no terminal code. [`rules::Game`] loads a game's data (catalogue, setup, rule
+//! The library has no terminal code. [`game::Game`] loads a game's data (catalogue, setup, rule
 //! sets); [`rules::Rules`] compiles one rule set and generates and plays moves on a
 //! [`position::Position`]. [`record::Record`] is a game record; [`store`] writes records
 //! safely and finds autosaves.
@@ -9,6 +9,7 @@ pub mod betza;
 pub mod catalogue;
 pub mod error;
 pub mod explain;
+pub mod game;
 pub mod geometry;
 pub mod makemove;
 pub mod movecache;

@@ -3,10 +3,11 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
+use taikyoku::game::Game;
 use taikyoku::geometry::{Side, Square};
 use taikyoku::movegen::Move;
 use taikyoku::position::{Piece, Position};
-use taikyoku::rules::{Game, Rules};
+use taikyoku::rules::Rules;
 
 pub const B: Side = Side::Black;
 pub const W: Side = Side::White;
