@@ -34,10 +34,10 @@ impl Rules {
         for sq in m.victims(self.dims()) {
             let i = pos.index(sq);
             pos.removed.push((i as u32, pos.cell(i)));
-            pos.put_index(i, EMPTY, &self.royal);
+            pos.put_index(i, EMPTY, &self.vital);
         }
-        pos.put_index(from, EMPTY, &self.royal);
-        pos.put_index(to, self.arriving(undo.mover, m), &self.royal);
+        pos.put_index(from, EMPTY, &self.vital);
+        pos.put_index(to, self.arriving(undo.mover, m), &self.vital);
         pos.set_to_move(pos.to_move().opponent());
         pos.ply += 1;
         self.update_outcome(pos);
@@ -59,11 +59,11 @@ impl Rules {
     /// Takes back the move [`Rules::make`] returned `undo` for (it must be the last one made
     /// and not yet unmade).
     pub fn unmake(&self, pos: &mut Position, undo: Undo) {
-        pos.put_index(pos.index(undo.m.to), EMPTY, &self.royal);
-        pos.put_index(pos.index(undo.m.from), undo.mover, &self.royal);
+        pos.put_index(pos.index(undo.m.to), EMPTY, &self.vital);
+        pos.put_index(pos.index(undo.m.from), undo.mover, &self.vital);
         while pos.removed.len() > undo.mark as usize {
             let (i, cell) = pos.removed.pop().expect("above the mark");
-            pos.put_index(i as usize, cell, &self.royal);
+            pos.put_index(i as usize, cell, &self.vital);
         }
         pos.set_to_move(pos.to_move().opponent());
         pos.ply -= 1;
@@ -73,7 +73,7 @@ impl Rules {
     /// Whether the position's hash, royal counts and piece sets agree with its board (for
     /// tests and debugging: it recomputes them all).
     pub fn is_consistent(&self, pos: &Position) -> bool {
-        pos.is_consistent(&self.royal)
+        pos.is_consistent(&self.vital)
     }
 
     /// Plays a move known to be legal, for good.

@@ -1,6 +1,6 @@
 //! Rules: [`Rules`] is one game under one rule set, compiled and ready to generate moves.
 
-use crate::catalogue::{Catalogue, Reading};
+use crate::catalogue::{Catalogue, KindId, Reading};
 use crate::game::{Game, RuleSet};
 use crate::geometry::{Dims, Side, Square};
 use crate::movegen::{self, Compiled, KindTable, Move, Promotion, Scratch};
@@ -23,8 +23,8 @@ pub struct Rules {
     pub rule_set: RuleSet,
     pub readings: Vec<Reading>,
     pub(crate) kinds: KindTable,
-    /// Per kind, whether it is royal.
-    pub(crate) royal: Vec<bool>,
+    /// Per kind, whether the game's end rule counts it (the position keeps their count).
+    pub(crate) vital: Vec<bool>,
     pad: usize,
 }
 
@@ -48,7 +48,7 @@ impl Rules {
                     .collect::<Vec<_>>()
                     .join(", "),
             })?;
-        let dims = game.setup.dims;
+        let dims = game.dims;
         let readings: Vec<Reading> = game
             .catalogue
             .kinds
@@ -115,21 +115,57 @@ impl Rules {
                 .collect(),
             squares,
             zone,
+            stuck: Vec::new(),
         };
-        let royal = game.catalogue.kinds.iter().map(|k| k.royal).collect();
-        Ok(Rules {
+        let vital = (0..game.catalogue.len() as KindId)
+            .map(|k| game.end.involves(k))
+            .collect();
+        let forced = matches!(
+            rs.params.promotion,
+            Promotion::Zone {
+                forced_where_stuck: true,
+                ..
+            }
+        );
+        let mut rules = Rules {
             game,
             rule_set: rs,
             readings,
             kinds,
-            royal,
+            vital,
             pad,
-        })
+        };
+        if forced {
+            rules.kinds.stuck = rules.stuck_tables();
+        }
+        Ok(rules)
     }
 
-    /// Taikyoku shogi under the named rule set, from the built-in data.
-    pub fn taikyoku(rule_set: &str) -> Result<Rules, Box<dyn std::error::Error>> {
-        Ok(Rules::new(Game::taikyoku()?, rule_set)?)
+    /// Per kind that promotes, per side, per mailbox cell: whether the piece, unpromoted and
+    /// alone on the board there, has no move ([`KindTable::stuck`]).
+    fn stuck_tables(&self) -> Vec<[Vec<bool>; 2]> {
+        let cells = self.empty_position().cells().len();
+        (0..self.catalogue().len() as KindId)
+            .map(|kind| {
+                let mut table = [vec![false; cells], vec![false; cells]];
+                if !self.kinds.promotes[kind as usize] {
+                    return table;
+                }
+                for side in Side::BOTH {
+                    for sq in self.dims().squares() {
+                        let mut pos = self.empty_position();
+                        let piece = Piece {
+                            kind,
+                            side,
+                            promoted: false,
+                        };
+                        self.put(&mut pos, sq, Some(piece));
+                        table[side.index()][pos.index(sq)] = self.moves_from(&pos, sq).is_empty();
+                    }
+                }
+                table
+            })
+            .collect()
     }
 
     pub fn catalogue(&self) -> &Catalogue {
@@ -137,7 +173,7 @@ impl Rules {
     }
 
     pub fn dims(&self) -> Dims {
-        self.game.setup.dims
+        self.game.dims
     }
 
     /// An empty board of this game, Black to move.
@@ -156,7 +192,7 @@ impl Rules {
 
     /// Puts (or removes) a piece, keeping the position's royal count and outcome up to date.
     pub fn put(&self, pos: &mut Position, sq: Square, piece: Option<Piece>) {
-        pos.put(sq, piece, &self.royal);
+        pos.put(sq, piece, &self.vital);
         self.update_outcome(pos);
     }
 
@@ -164,18 +200,34 @@ impl Rules {
         if matches!(pos.outcome(), Some(o) if o.reason == EndReason::Resignation) {
             return;
         }
-        let (b, w) = (pos.royals(Side::Black), pos.royals(Side::White));
-        pos.set_outcome(match (b, w) {
-            (0, 0) | (1.., 1..) => None,
-            (0, _) => Some(Outcome {
+        let lost = |side| !self.survives(pos, side);
+        pos.set_outcome(match (lost(Side::Black), lost(Side::White)) {
+            (true, true) | (false, false) => None,
+            (true, false) => Some(Outcome {
                 winner: Side::White,
                 reason: EndReason::RoyalsCaptured,
             }),
-            (_, 0) => Some(Outcome {
+            (false, true) => Some(Outcome {
                 winner: Side::Black,
                 reason: EndReason::RoyalsCaptured,
             }),
         });
+    }
+
+    /// Whether a side still has what the game's end rule asks: the count of the pieces it
+    /// involves decides, unless the rule needs several kinds at once.
+    fn survives(&self, pos: &Position, side: Side) -> bool {
+        if pos.royals(side) == 0 {
+            return false;
+        }
+        let end = &self.game.end;
+        end.is_any_piece() || {
+            let mut has = vec![false; self.vital.len()];
+            for (_, p) in pos.pieces().filter(|(_, p)| p.side == side) {
+                has[p.kind as usize] = true;
+            }
+            end.survives(|k| has[k as usize])
+        }
     }
 
     /// Every legal move of the side to move (none once the game is over), appended to `out`.
@@ -208,8 +260,8 @@ impl Rules {
         scratch.set_captures_only(was);
     }
 
-    /// The moves of the side not to move that would capture a royal piece of the side to move
-    /// if it were their turn: what threatens the side to move's royals.
+    /// The moves of the side not to move that would capture a royal piece (one the game's end
+    /// rule counts) of the side to move if it were their turn: what threatens its royals.
     pub fn royal_threats(&self, pos: &Position) -> Vec<Move> {
         let mut out = Vec::new();
         if pos.outcome().is_some() {
@@ -223,7 +275,7 @@ impl Rules {
         out.retain(|m| {
             m.victims(dims).any(|sq| {
                 pos.piece_at(sq)
-                    .is_some_and(|p| p.side != them && self.royal[p.kind as usize])
+                    .is_some_and(|p| p.side != them && self.vital[p.kind as usize])
             })
         });
         out

@@ -161,6 +161,28 @@ fn random_games_keep_the_core_invariants() {
     }
 }
 
+/// Sho shogi's small board lets the random games run to their end (royals captured, the
+/// drunk elephant's prince as a second royal).
+#[test]
+fn random_sho_games_keep_the_core_invariants() {
+    let several: usize = (1..=60)
+        .map(|seed| check_random_game(sho(), seed, 200, 3))
+        .sum();
+    assert!(several == 0, "sho has no move with several victims");
+}
+
+/// Walking the tree with make/unmake counts what bulk counting counts.
+#[test]
+fn perft_without_bulk_counting_agrees() {
+    for name in SETS {
+        let r = rules(name);
+        let p = r.start_position();
+        assert_eq!(r.perft_no_bulk(&p, 2), r.perft(&p, 2), "{name}");
+    }
+    let p = sho().start_position();
+    assert_eq!(sho().perft_no_bulk(&p, 4), sho().perft(&p, 4));
+}
+
 /// The long run: `cargo test --release --test core -- --ignored`.
 #[test]
 #[ignore]
@@ -169,5 +191,8 @@ fn many_random_games_keep_the_core_invariants() {
         for seed in 100..1100 {
             let _ = check_random_game(rules(name), seed, 400, 4);
         }
+    }
+    for seed in 100..10_100 {
+        let _ = check_random_game(sho(), seed, 300, 10);
     }
 }

@@ -14,7 +14,7 @@ pub const W: Side = Side::White;
 
 fn game() -> &'static Game {
     static GAME: OnceLock<Game> = OnceLock::new();
-    GAME.get_or_init(|| Game::taikyoku().expect("the built-in data loads"))
+    GAME.get_or_init(|| Game::builtin("taikyoku").expect("the built-in data loads"))
 }
 
 /// The built-in Taikyoku rules under a rule set (compiled once per test binary).
@@ -27,6 +27,15 @@ pub fn rules(name: &str) -> &'static Rules {
             .collect()
     });
     &all[name]
+}
+
+/// The built-in Sho shogi under its one rule set (compiled once per test binary).
+pub fn sho() -> &'static Rules {
+    static SHO: OnceLock<Rules> = OnceLock::new();
+    SHO.get_or_init(|| {
+        let game = Game::builtin("sho").expect("the built-in data loads");
+        Rules::new(game, "standard").expect("rule set compiles")
+    })
 }
 
 pub fn sq(r: &Rules, x: i32, y: i32) -> Square {
