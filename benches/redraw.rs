@@ -3,11 +3,11 @@
 
 // The game lives in the binary; the benchmark compiles its modules in directly.
 #[allow(dead_code, unused_imports)]
-#[path = "../src/tui/mod.rs"]
-mod tui;
-#[allow(dead_code, unused_imports)]
 #[path = "../src/cli.rs"]
 mod cli;
+#[allow(dead_code, unused_imports)]
+#[path = "../src/tui/mod.rs"]
+mod tui;
 
 use divan::Bencher;
 use ratatui::buffer::Buffer;

@@ -5,9 +5,11 @@ use clap::{Args, Parser, Subcommand};
 use serde_json::json;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use taikyoku::catalogue::{KindId, Lookup};
 use taikyoku::explain;
 use taikyoku::geometry::{Side, Square};
+use taikyoku::history::History;
 use taikyoku::notation;
 use taikyoku::position::{Piece, Position};
 use taikyoku::record::{self, Record, RecordError, Replay};
@@ -245,12 +247,13 @@ fn rules_and_position(
     rs: &Option<String>,
     position: &PositionArgs,
     record: &RecordArg,
-) -> Result<(Rules, Position), CliError> {
+) -> Result<(Arc<Rules>, Position), CliError> {
     if let Some(file) = &record.record {
         let (_, replay) = load_replay(data, file)?;
-        return Ok((replay.rules, replay.final_position));
+        let h = replay.history;
+        return Ok((h.shared_rules(), h.position().clone()));
     }
-    let rules = load_rules(data, rs)?;
+    let rules = Arc::new(load_rules(data, rs)?);
     let pos = load_position(&rules, position)?;
     Ok((rules, pos))
 }
@@ -597,7 +600,8 @@ fn record_new(
 ) -> Result<(), CliError> {
     let rules = load_rules(data, rs)?;
     let pos = load_position(&rules, &a.position)?;
-    let mut record = Record::new(&rules, &pos);
+    let to_move = pos.to_move();
+    let mut record = Record::new(&History::new(rules, pos));
     record.black = a.black;
     record.white = a.white;
     let overwrite = if a.force {
@@ -615,20 +619,22 @@ fn record_new(
         "{}: a new game under {}; {} to move",
         a.file.display(),
         record.rules,
-        pos.to_move()
+        to_move
     ))
 }
 
 /// Appends moves only if every one is legal, so a typo leaves the record as it was.
 fn record_add(data: &Option<PathBuf>, a: RecordAddArgs) -> Result<(), CliError> {
     let (mut record, replay) = load_replay(data, &a.file)?;
-    let rules = replay.rules;
-    let mut pos = replay.final_position;
+    let mut history = replay.history;
     for text in &a.moves {
-        record
-            .push_text(&rules, &mut pos, text)
-            .map_err(|e| CliError(format!("{e}; the record is unchanged")))?;
+        let n = history.point();
+        history.play_text(text).map_err(|e| {
+            let e = record.move_error(n, text, e);
+            CliError(format!("{e}; the record is unchanged"))
+        })?;
     }
+    record.update(&history);
     // The file was just loaded as a record, so replacing it loses nothing.
     store::save(&a.file, &record, Overwrite::Record)?;
     let n = record.moves().len();
@@ -638,36 +644,35 @@ fn record_add(data: &Option<PathBuf>, a: RecordAddArgs) -> Result<(), CliError> 
     out(&format!(
         "{}: {n} moves; {}",
         a.file.display(),
-        standing(&rules, &pos)
+        standing(&history)
     ))
 }
 
 /// "white to move", or the result once the game is over.
-fn standing(rules: &Rules, pos: &Position) -> String {
-    match rules.outcome(pos) {
+fn standing(history: &History) -> String {
+    match history.outcome() {
         Some(o) => format!("the game is over: {}", record::describe_outcome(Some(o))),
-        None => format!("{} to move", pos.to_move()),
+        None => format!("{} to move", history.position().to_move()),
     }
 }
 
 fn check(data: &Option<PathBuf>, a: CheckArgs) -> Result<(), CliError> {
     let (record, replay) = load_replay(data, &a.file)?;
-    let pos = &replay.final_position;
+    let h = &replay.history;
+    let pos = h.position();
     out(&format!("{}: every move is legal", a.file.display()))?;
     out(&format!("rules: {}", record.rules))?;
-    out(&format!("moves: {}", replay.len()))?;
+    out(&format!("moves: {}", h.point()))?;
     out(&format!(
         "result: {}",
-        replay
-            .outcome
-            .map_or("none (the game goes on)".into(), |o| {
-                record::describe_outcome(Some(o))
-            })
+        h.outcome().map_or("none (the game goes on)".into(), |o| {
+            record::describe_outcome(Some(o))
+        })
     ))?;
     out(&format!("to move: {}", pos.to_move()))?;
     out(&format!(
         "position: {}",
-        notation::position_string(&replay.rules, pos)
+        notation::position_string(h.rules(), pos)
     ))
 }
 

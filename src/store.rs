@@ -177,6 +177,7 @@ pub fn latest_unfinished(dir: &Path) -> io::Result<Option<(PathBuf, Record)>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::history::History;
     use crate::rules::Rules;
 
     fn names(dir: &Path) -> Vec<String> {
@@ -205,7 +206,8 @@ mod tests {
     #[test]
     fn saving_never_replaces_what_is_not_a_record() {
         let r = Rules::taikyoku("wikipedia").unwrap();
-        let rec = Record::new(&r, &r.start_position());
+        let start = r.start_position();
+        let rec = Record::new(&History::new(r, start));
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("g.toml");
         save(&path, &rec, Overwrite::Never).unwrap();
@@ -228,17 +230,18 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let auto = dir.path().join("autosave");
         assert!(latest_unfinished(&auto).unwrap().is_none());
-        let mut pos = r.start_position();
-        let mut old = Record::new(&r, &pos);
+        let start = r.start_position();
+        let mut h = History::new(r, start);
+        let mut old = Record::new(&h);
         old.updated = "2026-01-01T00:00:00Z".into();
         let old_path = start_autosave(&auto, &old).unwrap();
-        let mut new = Record::new(&r, &pos);
-        new.push_text(&r, &mut pos, "19.26-19.25").unwrap();
+        h.play_text("19.26-19.25").unwrap();
+        let new = Record::new(&h);
         let new_path = start_autosave(&auto, &new).unwrap();
         assert_ne!(old_path, new_path);
-        let mut done = Record::new(&r, &r.start_position());
-        done.resign(&r, &mut r.start_position());
-        start_autosave(&auto, &done).unwrap();
+        h.goto(0);
+        h.resign();
+        start_autosave(&auto, &Record::new(&h)).unwrap();
         fs::write(auto.join("junk.toml"), "not = \"a record\"").unwrap();
         let (path, rec) = latest_unfinished(&auto).unwrap().unwrap();
         assert_eq!(path, new_path);

@@ -2,8 +2,10 @@
 #![allow(dead_code)]
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 use std::sync::OnceLock;
 use taikyoku::geometry::{Side, Square};
+use taikyoku::history::History;
 use taikyoku::movegen::Move;
 use taikyoku::position::{Piece, Position};
 use taikyoku::rules::{Game, Rules};
@@ -18,15 +20,24 @@ fn game() -> &'static Game {
 
 /// The built-in Taikyoku rules under a rule set (compiled once per test binary).
 pub fn rules(name: &str) -> &'static Rules {
-    static RULES: OnceLock<BTreeMap<&'static str, Rules>> = OnceLock::new();
-    let all = RULES.get_or_init(|| {
+    &RULES[name]
+}
+
+/// The same rules, to give to a [`History`].
+pub fn shared_rules(name: &str) -> Arc<Rules> {
+    RULES[name].clone()
+}
+
+static RULES: std::sync::LazyLock<BTreeMap<&'static str, Arc<Rules>>> =
+    std::sync::LazyLock::new(|| {
         ["wikipedia", "umebayashi", "atsa"]
             .into_iter()
-            .map(|n| (n, Rules::new(game().clone(), n).expect("rule set compiles")))
+            .map(|n| {
+                let r = Rules::new(game().clone(), n).expect("rule set compiles");
+                (n, Arc::new(r))
+            })
             .collect()
     });
-    &all[name]
-}
 
 pub fn sq(r: &Rules, x: i32, y: i32) -> Square {
     r.dims().square(x, y).expect("square on the board")
@@ -135,12 +146,12 @@ pub fn random_game(
     quiet: bool,
 ) -> (taikyoku::record::Record, Position) {
     let mut rng = Rng::new(seed);
-    let mut pos = r.start_position();
-    let mut record = taikyoku::record::Record::new(r, &pos);
+    let mut history = History::new(shared_rules(&r.rule_set.name), r.start_position());
     for ply in 0..n {
-        let mut moves = r.legal_moves(&pos);
-        if quiet && moves.iter().any(|m| r.captures(&pos, m).is_empty()) {
-            moves.retain(|m| r.captures(&pos, m).is_empty());
+        let pos = history.position();
+        let mut moves = r.legal_moves(pos);
+        if quiet && moves.iter().any(|m| r.captures(pos, m).is_empty()) {
+            moves.retain(|m| r.captures(pos, m).is_empty());
         }
         loop {
             assert!(
@@ -151,12 +162,13 @@ pub fn random_game(
             let mut child = pos.clone();
             r.play_unchecked(&mut child, &m);
             if r.outcome(&child).is_none() {
-                record.push_move(r, &mut pos, &m).expect("a legal move");
+                history.play(&m).expect("a legal move");
                 break;
             }
         }
     }
-    (record, pos)
+    let record = taikyoku::record::Record::new(&history);
+    (record, history.position().clone())
 }
 
 /// Runs the `taikyoku` binary.
