@@ -2,7 +2,8 @@
 //! Run with `cargo bench --bench movegen`.
 
 use divan::Bencher;
-use taikyoku::rules::{Game, Rules};
+use taikyoku::game::Game;
+use taikyoku::rules::Rules;
 
 fn main() {
     divan::main();

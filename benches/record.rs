@@ -9,8 +9,8 @@ mod common;
 
 use divan::Bencher;
 use std::sync::OnceLock;
+use taikyoku::game::Game;
 use taikyoku::record::Record;
-use taikyoku::rules::Game;
 
 fn main() {
     divan::main();

@@ -2,7 +2,15 @@
 //! form the move generator compiles. The accepted dialect is documented in `docs/betza.md`.
 
 use crate::geometry::Vec2;
+use crate::movegen::MAX_STOPS;
 use std::fmt;
+
+/// The most legs a move can have: the generator holds [`MAX_STOPS`] stops between them.
+pub const MAX_LEGS: usize = MAX_STOPS + 1;
+
+/// The most rays a movement may compile to (every leg's every direction, after every direction
+/// of the legs before it); the generator walks them all, so this bounds memory and time.
+pub const MAX_RAYS: usize = 8192;
 
 /// A parse failure: what was expected, at which byte of the string.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -252,7 +260,10 @@ pub fn parse(s: &str) -> Result<Vec<Pattern>, ParseError> {
     if p.at_end() {
         return Err(p.err("an empty movement; expected at least one atom such as W, F or R"));
     }
+    let mut rays = 0;
     while !p.at_end() {
+        let start = p.i;
+        let before = out.len();
         if p.peek() == Some(b'(') && !p.peek_at(1).is_some_and(|c| c.is_ascii_digit()) {
             out.push(p.chain()?);
         } else {
@@ -260,9 +271,67 @@ pub fn parse(s: &str) -> Result<Vec<Pattern>, ParseError> {
                 out.push(Pattern { legs: vec![leg] });
             }
         }
+        rays += ray_bound(&out[before..]);
+        if rays > MAX_RAYS {
+            return Err(ParseError {
+                offset: start,
+                message: format!(
+                    "the movement is too large: more than {MAX_RAYS} directions to follow in all"
+                ),
+            });
+        }
         p.skip_ws();
     }
     Ok(out)
+}
+
+/// At most how many rays these patterns compile to (per side).
+pub fn ray_bound(patterns: &[Pattern]) -> usize {
+    patterns.iter().map(Pattern::ray_bound).sum()
+}
+
+impl Pattern {
+    /// Checks what the generator would refuse when compiling a multi-leg move, so that the
+    /// error can say where: range capture in a chain, and later legs whose letters select
+    /// nothing after some direction of the leg before. Errs with the leg's index.
+    fn check_chain(&self) -> Result<(), (usize, String)> {
+        let mut previous: Vec<Vec2> = Vec::new();
+        for (k, leg) in self.legs.iter().enumerate() {
+            if leg.kind == LegKind::RangeCapture {
+                return Err((
+                    k,
+                    "range capture (x) is supported only as a single-leg move".into(),
+                ));
+            }
+            let next = if k == 0 {
+                leg.vectors(None).map_err(|e| (k, e))?
+            } else {
+                let mut next = Vec::new();
+                for &p in &previous {
+                    for v in leg.vectors(Some(p)).map_err(|e| (k, e))? {
+                        if !next.contains(&v) {
+                            next.push(v);
+                        }
+                    }
+                }
+                next
+            };
+            previous = next;
+        }
+        Ok(())
+    }
+
+    /// At most how many rays this pattern compiles to: the product of its legs' directions.
+    fn ray_bound(&self) -> usize {
+        let mut paths = 1usize;
+        let mut total = 0usize;
+        for leg in &self.legs {
+            let dirs: usize = leg.atoms.iter().map(|&a| symmetries(a).len()).sum();
+            paths = paths.saturating_mul(dirs);
+            total = total.saturating_add(paths);
+        }
+        total
+    }
 }
 
 struct Parser<'a> {
@@ -297,6 +366,17 @@ impl Parser<'_> {
             self.i += 1;
         }
     }
+    /// The whole character at the current byte (not its first byte, which for a non-ASCII
+    /// character would print as something else).
+    fn char_here(&self) -> char {
+        let rest = &self.s[self.i..];
+        let len = rest.len().min(4);
+        (1..=len)
+            .find_map(|n| std::str::from_utf8(&rest[..n]).ok())
+            .and_then(|t| t.chars().next())
+            .unwrap_or(char::REPLACEMENT_CHARACTER)
+    }
+
     fn err(&self, msg: impl Into<String>) -> ParseError {
         ParseError {
             offset: self.i,
@@ -322,7 +402,15 @@ impl Parser<'_> {
         let open = self.i;
         self.i += 1;
         let mut legs = Vec::new();
+        let mut starts = Vec::new();
         loop {
+            if legs.len() == MAX_LEGS {
+                return Err(self.err(format!(
+                    "a move has at most {MAX_LEGS} legs ({MAX_STOPS} stops on its way); this is leg {}",
+                    MAX_LEGS + 1
+                )));
+            }
+            starts.push(self.i);
             let (mut parts, explicit) = self.leg(false)?;
             let mut leg = parts.remove(0);
             if !explicit {
@@ -367,7 +455,12 @@ impl Parser<'_> {
                 leg
             })
             .collect();
-        Ok(Pattern { legs })
+        let pattern = Pattern { legs };
+        pattern.check_chain().map_err(|(k, message)| ParseError {
+            offset: starts[k],
+            message,
+        })?;
+        Ok(pattern)
     }
 
     fn modifiers(&mut self) -> Result<Modifiers, ParseError> {
@@ -465,7 +558,7 @@ impl Parser<'_> {
             _ => {
                 return Err(self.err(format!(
                     "unexpected '{}'; expected an atom (W, F, D, N, A, H, C, Z, G, K, R, B, Q or (x,y))",
-                    char::from_u32(c as u32).unwrap_or('?')
+                    self.char_here()
                 )));
             }
         };
@@ -776,16 +869,50 @@ mod tests {
     #[test]
     fn relative_letters_that_select_nothing_are_errors() {
         // A 45° turn of a rook leg does not exist.
-        let p = parse("(R-flR)").unwrap();
-        assert!(p[0].legs[1].vectors(Some(Vec2::new(0, 1))).is_err());
+        assert!(parse("(R-flR)").is_err());
         // Letters after a knight leap have no line to be relative to.
-        let p = parse("(N-fR)").unwrap();
-        assert!(p[0].legs[1].vectors(Some(Vec2::new(2, 1))).is_err());
+        assert!(parse("(N-fR)").is_err());
         // A 45° turn of a king step does.
         let p = parse("(K-flK)").unwrap();
         assert_eq!(
             p[0].legs[1].vectors(Some(Vec2::new(0, 1))).unwrap(),
             vec![Vec2::new(-1, 1)]
         );
+    }
+
+    #[test]
+    fn moves_beyond_what_the_generator_holds_are_refused_where_they_start() {
+        assert!(parse("(K-K-K-K)").is_ok());
+        let e = parse("(K-K-K-K-K-K-K-K)").unwrap_err();
+        assert_eq!(e.offset, 9, "{e}");
+        assert!(e.message.contains("at most 4 legs"), "{e}");
+        // A huge chain fails at its fifth leg, without reading (or recursing into) the rest.
+        let long = format!("({}K)", "K-".repeat(40_000));
+        assert_eq!(parse(&long).unwrap_err().offset, 9);
+        // Many patterns: bounded in total.
+        let many = "(Q-Q-Q)".repeat(20);
+        let e = parse(&many).unwrap_err();
+        assert!(e.message.contains("too large"), "{e}");
+        assert!(e.offset > 0 && e.offset.is_multiple_of(7), "{e}");
+    }
+
+    #[test]
+    fn what_would_not_compile_is_refused_with_its_place() {
+        let e = parse("W(N-lR)").unwrap_err();
+        assert_eq!(e.offset, 4, "{e}");
+        assert!(e.message.contains("not along a line"), "{e}");
+        let e = parse("(K-xR)").unwrap_err();
+        assert_eq!(e.offset, 3, "{e}");
+        assert!(e.message.contains("single-leg"), "{e}");
+        let e = parse("(R-flR)").unwrap_err();
+        assert!(e.message.contains("select no move"), "{e}");
+        assert_eq!(e.offset, 3);
+    }
+
+    #[test]
+    fn a_non_ascii_character_is_shown_whole() {
+        let e = parse("fW獅").unwrap_err();
+        assert_eq!(e.offset, 2);
+        assert!(e.message.contains("unexpected '獅'"), "{e}");
     }
 }

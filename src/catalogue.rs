@@ -134,15 +134,34 @@ pub fn fold(name: &str) -> String {
         .collect()
 }
 
-fn parse_betza(src: &Source, code: &str, s: &Spanned<String>) -> Result<Vec<Pattern>, DataError> {
-    betza::parse(s.get_ref()).map_err(|e| {
-        // The span covers the quotes of a basic string; the movement starts one byte in.
+/// Parses a movement, reporting errors at their place in the file; `ranked`: whether the
+/// piece has a range-capture rank, which a range capturer (`x`) needs.
+fn parse_betza(
+    src: &Source,
+    code: &str,
+    s: &Spanned<String>,
+    ranked: bool,
+) -> Result<Vec<Pattern>, DataError> {
+    let error = |offset, message: &str| {
         src.error_at(
-            s.span().start + 1 + e.offset,
-            format!("piece {code}: movement {:?}: {}", s.get_ref(), e.message),
+            src.string_offsets(s.span().start).file_offset(offset),
+            format!("piece {code}: movement {:?}: {message}", s.get_ref()),
         )
-    })
+    };
+    let patterns = betza::parse(s.get_ref()).map_err(|e| error(e.offset, &e.message))?;
+    if !ranked && let Some(x) = s.get_ref().find('x') {
+        return Err(error(
+            x,
+            "a range capturer (x) needs a rank (rank = 1 to 9 in its [[piece]])",
+        ));
+    }
+    Ok(patterns)
 }
+
+/// At most how many rays a whole catalogue compiles to (per side): every movement is bounded
+/// by [`betza::MAX_RAYS`], and this bounds their sum, so that any catalogue loads in bounded
+/// memory and time.
+pub const MAX_CATALOGUE_RAYS: usize = 200_000;
 
 impl Catalogue {
     /// Reads and checks a catalogue.
@@ -186,6 +205,7 @@ impl Catalogue {
             })
         };
         let mut kinds = Vec::with_capacity(raw.piece.len());
+        let mut rays = 0;
         for (i, p) in raw.piece.into_iter().enumerate() {
             let p = p.into_inner();
             let code = p.code.get_ref().clone();
@@ -209,7 +229,9 @@ impl Catalogue {
                     format!("piece {code}: rank must be 1 (highest) to 9"),
                 ));
             }
-            let patterns = parse_betza(src, &code, &p.betza)?;
+            let ranked = p.rank.is_some();
+            let patterns = parse_betza(src, &code, &p.betza, ranked)?;
+            rays += betza::ray_bound(&patterns);
             let promotes_to = match &p.promotes_to {
                 Some(s) => resolve(s, &format!("piece {code}: promotes_to"))?,
                 None => None,
@@ -225,7 +247,11 @@ impl Catalogue {
                 let span = o.span();
                 let o = o.into_inner();
                 let betza = match &o.betza {
-                    Some(b) => Some((b.get_ref().clone(), parse_betza(src, &code, b)?)),
+                    Some(b) => {
+                        let patterns = parse_betza(src, &code, b, ranked)?;
+                        rays += betza::ray_bound(&patterns);
+                        Some((b.get_ref().clone(), patterns))
+                    }
                     None => None,
                 };
                 let promotes = match &o.promotes_to {
@@ -244,6 +270,14 @@ impl Catalogue {
                         location: Some(src.error_span(&span, format!("piece {code}: rules.{rs}"))),
                     },
                 );
+            }
+            if rays > MAX_CATALOGUE_RAYS {
+                return Err(src.error_span(
+                    &p.betza.span(),
+                    format!(
+                        "piece {code}: the movements up to here are too large in all (more than {MAX_CATALOGUE_RAYS} directions to follow)"
+                    ),
+                ));
             }
             kinds.push(PieceKind {
                 id: i as KindId,
@@ -322,22 +356,29 @@ impl Catalogue {
         }
     }
 
+    /// Names close to `f` (a folded query): containing it, contained in it, or within a few
+    /// edits. Linear in the query's length: a name can only be within the edit limit of a
+    /// query of about its own length, and only those pairs are compared.
     fn suggestions(&self, f: &str) -> Vec<String> {
+        let len = f.chars().count();
+        let limit = (len / 3).max(2);
         let mut scored: Vec<(usize, String)> = Vec::new();
         for k in &self.kinds {
             let names = std::iter::once(&k.name).chain(k.aliases.iter());
             let best = names
-                .map(|n| {
+                .filter_map(|n| {
                     let g = fold(n);
-                    if g.contains(f) || (f.len() >= 4 && f.contains(&g)) {
-                        0
+                    let glen = g.chars().count();
+                    if g.contains(f) || (len >= 4 && len <= 4 * glen && f.contains(&g)) {
+                        Some(0)
+                    } else if len.abs_diff(glen) <= limit {
+                        Some(edit_distance(f, &g))
                     } else {
-                        edit_distance(f, &g)
+                        None
                     }
                 })
                 .min()
                 .unwrap_or(usize::MAX);
-            let limit = (f.chars().count() / 3).max(2);
             if best <= limit {
                 scored.push((best, format!("{} ({})", k.name, k.code)));
             }
@@ -461,5 +502,41 @@ note = "why"
         assert!(e.message.contains("missing field"), "{e}");
         let e = cat("piece = 3").unwrap_err();
         assert_eq!((e.line, e.column), (1, 9));
+    }
+
+    #[test]
+    fn movement_errors_are_placed_in_any_kind_of_string() {
+        // Escapes and triple quotes: the error points at the bad letter itself.
+        for (written, line, column) in [
+            ("\"b\\u0057fQq\"", 19, 19),
+            ("\"\"\"\nbWfQq\"\"\"", 20, 5),
+            ("'''bWfQq'''", 19, 16),
+        ] {
+            let e = cat(&SMALL.replace("\"bWfB\"", written)).unwrap_err();
+            assert_eq!((e.line, e.column), (line, column), "{written}: {e}");
+            assert!(e.message.contains("unsupported modifier 'q'"), "{e}");
+        }
+        // What the generator could not compile is reported at its place too.
+        let e = cat(&SMALL.replace("betza = \"bWfB\"", "betza = \"W(N-lR)\"")).unwrap_err();
+        assert_eq!((e.line, e.column), (19, 14), "{e}");
+        assert!(e.message.contains("not along a line"), "{e}");
+        let e = cat(&SMALL.replace("betza = \"fB\"", "betza = \"fWxB\"")).unwrap_err();
+        assert!(e.message.contains("needs a rank"), "{e}");
+        assert_eq!((e.line, e.column), (23, 12), "{e}");
+    }
+
+    #[test]
+    fn a_catalogue_is_bounded_in_total() {
+        let piece = |i: usize| {
+            format!(
+                "[[piece]]\ncode = \"{}\"\nname = \"p{i}\"\nkanji = \"羊\"\nlabel = \"羊\"\nbetza = \"(K-K-K-K)\"\n",
+                (0..3)
+                    .map(|d| (b'A' + (i / 26usize.pow(d) % 26) as u8) as char)
+                    .collect::<String>()
+            )
+        };
+        let text: String = (0..50).map(piece).collect();
+        let e = cat(&text).unwrap_err();
+        assert!(e.message.contains("too large in all"), "{e}");
     }
 }

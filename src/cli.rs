@@ -8,12 +8,13 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use taikyoku::catalogue::{KindId, Lookup};
 use taikyoku::explain;
+use taikyoku::game::{DataDir, Game};
 use taikyoku::geometry::{Side, Square};
 use taikyoku::history::History;
 use taikyoku::notation;
 use taikyoku::position::{Piece, Position};
 use taikyoku::record::{self, Record, RecordError, Replay};
-use taikyoku::rules::{DataDir, Game, Rules};
+use taikyoku::rules::Rules;
 use taikyoku::store::{self, Overwrite};
 
 /// Taikyoku shōgi (大局将棋), the largest historical chess game, in a terminal.
@@ -83,7 +84,7 @@ pub struct RecordNewArgs {
 
 #[derive(Args, Debug)]
 pub struct RecordAddArgs {
-    /// The record file.
+    /// The record file (played under the rule set it names: no --rules).
     pub file: PathBuf,
     /// Moves in notation, played in turn (see the README for the notation).
     #[arg(value_name = "MOVE", required = true, num_args = 1..)]
@@ -92,7 +93,7 @@ pub struct RecordAddArgs {
 
 #[derive(Args, Debug)]
 pub struct CheckArgs {
-    /// The record file.
+    /// The record file (played under the rule set it names: no --rules).
     pub file: PathBuf,
 }
 
@@ -180,9 +181,14 @@ pub struct MovesArgs {
     pub after: Vec<String>,
 }
 
+/// The deepest perft asked for: the search keeps one move list per ply, and no position of
+/// this game could be counted deeper in a lifetime (counts would overflow 64 bits long before).
+pub const MAX_PERFT_DEPTH: u32 = 32;
+
 #[derive(Args, Debug)]
 pub struct PerftArgs {
-    /// Number of moves (plies).
+    /// Number of moves (plies), at most 32.
+    #[arg(value_parser = clap::value_parser!(u32).range(..=MAX_PERFT_DEPTH as i64))]
     pub depth: u32,
     #[command(flatten)]
     pub position: PositionArgs,
@@ -241,6 +247,18 @@ pub fn load_replay(data: &Option<PathBuf>, file: &Path) -> Result<(Record, Repla
     Ok((record, replay))
 }
 
+/// A record is played under the rule set it names, so `--rules` (even before the command,
+/// where clap does not see the conflict) is refused rather than silently ignored.
+fn refuse_rules(rs: &Option<String>, file: &Path) -> Result<(), CliError> {
+    match rs {
+        Some(r) => Err(CliError(format!(
+            "--rules {r} cannot be used with the record {}: a record is played under the rule set it names",
+            file.display()
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// The rules and position of `--rules`/`--position`, or of `--record`.
 fn rules_and_position(
     data: &Option<PathBuf>,
@@ -249,6 +267,7 @@ fn rules_and_position(
     record: &RecordArg,
 ) -> Result<(Arc<Rules>, Position), CliError> {
     if let Some(file) = &record.record {
+        refuse_rules(rs, file)?;
         let (_, replay) = load_replay(data, file)?;
         let h = replay.history;
         return Ok((h.shared_rules(), h.position().clone()));
@@ -323,8 +342,14 @@ pub fn run(
             out(&board_text(&rules, &pos))
         }
         Some(Command::Record(RecordCommand::New(a))) => record_new(&data, &rs, a),
-        Some(Command::Record(RecordCommand::Add(a))) => record_add(&data, a),
-        Some(Command::Check(a)) => check(&data, a),
+        Some(Command::Record(RecordCommand::Add(a))) => {
+            refuse_rules(&rs, &a.file)?;
+            record_add(&data, a)
+        }
+        Some(Command::Check(a)) => {
+            refuse_rules(&rs, &a.file)?;
+            check(&data, a)
+        }
     }
 }
 
@@ -341,7 +366,8 @@ pub fn find_piece(rules: &Rules, name: &str) -> Result<KindId, CliError> {
                 .join(", ")
         ))),
         Lookup::NotFound(close) => Err(CliError(format!(
-            "no piece is called {name:?}{}",
+            "no piece is called {:?}{}",
+            notation::shorten(name),
             notation::suggest(&close)
         ))),
     }
@@ -541,17 +567,19 @@ fn moves(data: &Option<PathBuf>, rs: &Option<String>, a: MovesArgs) -> Result<()
         let (x, y) = dims.xy(s);
         json!([x, y])
     };
+    let names = notation::move_strings(&rules, &pos, &moves);
     if a.json {
         let list: Vec<_> = moves
             .iter()
-            .map(|m| {
+            .zip(&names)
+            .map(|(m, name)| {
                 json!({
                     "from": xy(m.from),
                     "to": xy(m.to),
                     "path": m.path().iter().map(|&s| xy(s)).collect::<Vec<_>>(),
                     "captures": rules.captures(&pos, m).iter().map(|&s| xy(s)).collect::<Vec<_>>(),
                     "promotes": m.promotes(),
-                    "notation": notation::move_string(&rules, &pos, m),
+                    "notation": name,
                 })
             })
             .collect();
@@ -571,8 +599,8 @@ fn moves(data: &Option<PathBuf>, rs: &Option<String>, a: MovesArgs) -> Result<()
             o.reason.describe()
         ))?;
     }
-    for m in &moves {
-        out(&notation::move_string(&rules, &pos, m))?;
+    for name in &names {
+        out(name)?;
     }
     out(&format!("{} moves for {}", moves.len(), pos.to_move()))
 }
@@ -581,8 +609,11 @@ fn perft(data: &Option<PathBuf>, rs: &Option<String>, a: PerftArgs) -> Result<()
     let (rules, pos) = rules_and_position(data, rs, &a.position, &a.record)?;
     if a.divide {
         let mut total = 0;
-        for (m, n) in rules.perft_divide(&pos, a.depth) {
-            out(&format!("{} {n}", notation::move_string(&rules, &pos, &m)))?;
+        let divided = rules.perft_divide(&pos, a.depth);
+        let moves: Vec<_> = divided.iter().map(|&(m, _)| m).collect();
+        let names = notation::move_strings(&rules, &pos, &moves);
+        for ((_, n), name) in divided.iter().zip(names) {
+            out(&format!("{name} {n}"))?;
             total += n;
         }
         if a.depth == 0 {

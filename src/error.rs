@@ -83,10 +83,90 @@ impl<'a> Source<'a> {
         self.error_at(offset, e.message().trim().to_string())
     }
 
+    /// Where the value of the TOML string written at `span_start` (its opening quote) stands
+    /// in the file, so that a place in the value can be reported at its line and column
+    /// whatever quotes, escapes or line continuations the string is written with.
+    pub fn string_offsets(&self, span_start: usize) -> StringOffsets {
+        StringOffsets::new(self.text, span_start)
+    }
+
     /// Parses a TOML document into `T`, reporting errors with their place.
     pub fn parse_toml<T: serde::de::DeserializeOwned>(&self) -> Result<T, DataError> {
         toml::from_str(self.text).map_err(|e| self.toml_error(&e))
     }
+}
+
+/// Maps byte offsets in a TOML string's value to byte offsets in the file: one anchor
+/// `(value offset, file offset)` where the string starts and after every escape.
+#[derive(Clone, Debug)]
+pub struct StringOffsets {
+    anchors: Vec<(usize, usize)>,
+}
+
+impl StringOffsets {
+    fn new(text: &str, span_start: usize) -> StringOffsets {
+        let rest = text.get(span_start..).unwrap_or("");
+        let (open, literal) = match rest.as_bytes() {
+            [b'"', b'"', b'"', ..] => (3, false),
+            [b'\'', b'\'', b'\'', ..] => (3, true),
+            [b'\'', ..] => (1, true),
+            _ => (1, false),
+        };
+        let mut at = span_start + open;
+        // A newline right after the opening quotes of a multi-line string is not part of it.
+        if open == 3 {
+            at += [("\r\n", 2), ("\n", 1)]
+                .iter()
+                .find(|(nl, _)| rest[3..].starts_with(nl))
+                .map_or(0, |&(_, n)| n);
+        }
+        let mut anchors = vec![(0, at)];
+        if literal {
+            return StringOffsets { anchors };
+        }
+        let b = text.as_bytes();
+        let mut value = 0;
+        let mut i = at;
+        let close = rest.as_bytes().get(..open).unwrap_or(b"\"");
+        while i < b.len() && !b[i..].starts_with(close) {
+            if b[i] != b'\\' {
+                i += 1;
+                value += 1;
+                continue;
+            }
+            let (src_len, value_len) = match b.get(i + 1) {
+                Some(b'u') => (6, unicode_len(text.get(i + 2..i + 6))),
+                Some(b'U') => (10, unicode_len(text.get(i + 2..i + 10))),
+                // A line-ending backslash: the whitespace and newlines after it vanish.
+                Some(c) if c.is_ascii_whitespace() => (
+                    1 + b[i + 1..]
+                        .iter()
+                        .take_while(|c| c.is_ascii_whitespace())
+                        .count(),
+                    0,
+                ),
+                _ => (2, 1),
+            };
+            i += src_len;
+            value += value_len;
+            anchors.push((value, i));
+        }
+        StringOffsets { anchors }
+    }
+
+    /// The file offset of byte `offset` of the value.
+    pub fn file_offset(&self, offset: usize) -> usize {
+        let k = self.anchors.partition_point(|&(v, _)| v <= offset).max(1);
+        let (v, f) = self.anchors[k - 1];
+        f + (offset - v)
+    }
+}
+
+/// The UTF-8 length of the character a `\u`/`\U` escape's hex digits name.
+fn unicode_len(hex: Option<&str>) -> usize {
+    hex.and_then(|h| u32::from_str_radix(h, 16).ok())
+        .and_then(char::from_u32)
+        .map_or(1, char::len_utf8)
 }
 
 /// Text from bytes read from a file; invalid UTF-8 is reported at the line and column of the
@@ -132,5 +212,27 @@ mod tests {
             "x.toml:2:6: the file is not valid UTF-8 here"
         );
         assert_eq!(utf8_text("x", b"ok".to_vec()).unwrap(), "ok");
+    }
+
+    #[test]
+    fn places_in_strings_account_for_quotes_and_escapes() {
+        let text = "a = \"x\\ty\\u00e9z\"\nb = '''\nlit\\eral'''\nc = \"\"\"\\\n   q\"\"\"\n";
+        let src = Source::new("f.toml", text);
+        let a: toml::Table = toml::from_str(text).unwrap();
+        assert_eq!(a["a"].as_str(), Some("x\tyéz"));
+        // 'z' is byte 4 of the value (é is two bytes) and stands at column 17.
+        let m = src.string_offsets(4);
+        assert_eq!(&text[m.file_offset(0)..m.file_offset(0) + 1], "x");
+        assert_eq!(&text[m.file_offset(2)..m.file_offset(2) + 1], "y");
+        assert_eq!(&text[m.file_offset(5)..m.file_offset(5) + 1], "z");
+        // A literal multi-line string: no escapes, the first newline skipped.
+        let b = text.find("'''").unwrap();
+        let m = src.string_offsets(b);
+        assert_eq!(&text[m.file_offset(3)..m.file_offset(3) + 2], "\\e");
+        // A line continuation vanishes from the value.
+        assert_eq!(a["c"].as_str(), Some("q"));
+        let c = text.find("\"\"\"").unwrap();
+        let m = src.string_offsets(c);
+        assert_eq!(&text[m.file_offset(0)..m.file_offset(0) + 1], "q");
     }
 }

@@ -278,7 +278,7 @@ impl History {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Game;
+    use crate::game::Game;
 
     fn game() -> History {
         let r = Rules::new(Game::taikyoku().unwrap(), "wikipedia").unwrap();

@@ -1,6 +1,6 @@
 //! taikyoku: a data-driven rules engine for Taikyoku shōgi and other large shogi variants.
 //!
-//! The library has no terminal code. [`rules::Game`] loads a game's data (catalogue, setup, rule
+//! The library has no terminal code. [`game::Game`] loads a game's data (catalogue, setup, rule
 //! sets); [`rules::Rules`] compiles one rule set and generates and plays moves on a
 //! [`position::Position`]. [`history::History`] is a game as it is played (undo, redo, branches, its result);
 //! [`record::Record`] is how a game is written down; [`store`] writes records
@@ -10,6 +10,7 @@ pub mod betza;
 pub mod catalogue;
 pub mod error;
 pub mod explain;
+pub mod game;
 pub mod geometry;
 pub mod history;
 pub mod movegen;

@@ -85,56 +85,100 @@ pub fn parse_position_string(rules: &Rules, s: &str) -> Result<Position, Notatio
         None => return err("expected the side to move (b or w) after the board"),
     };
     let ply = match fields.next() {
-        Some(n) => n.parse().map_err(|_| {
-            NotationError(format!("expected the number of moves played; found {n:?}"))
-        })?,
+        Some(n) => move_number(n)?,
         None => 0,
     };
     if let Some(extra) = fields.next() {
         return err(format!("unexpected {extra:?} after the move number"));
     }
-    let mut pos = read_board(rules, board, "rank", |cell| {
-        if let Ok(n) = cell.parse::<i32>() {
-            return if n < 1 {
-                err("a run of empty squares must be at least 1")
-            } else {
-                Ok(Cells::Empty(n))
-            };
-        }
-        let (promoted, code) = match cell.strip_prefix('+') {
-            Some(c) => (true, c),
-            None => (false, cell),
-        };
-        let side = if code.chars().all(|c| !c.is_ascii_lowercase()) {
-            Side::Black
-        } else if code.chars().all(|c| !c.is_ascii_uppercase()) {
-            Side::White
-        } else {
-            return err(format!(
-                "{cell:?} mixes cases; Black's codes are upper case, White's lower case"
-            ));
-        };
-        let kind = rules
-            .catalogue()
-            .by_code(&code.to_ascii_uppercase())
-            .ok_or_else(|| NotationError(format!("unknown piece code {code:?}")))?;
-        Ok(Cells::Pieces(
-            Piece {
-                kind,
-                side,
-                promoted,
-            },
-            1,
-        ))
-    })?;
+    let mut pos = read_board(rules, board, "rank", |cell| position_cell(rules, cell))?;
     finish(rules, &mut pos, side, ply)?;
     Ok(pos)
 }
 
+/// The most moves a position may say were played (far beyond any game; the counter never
+/// wraps).
+pub const MAX_PLY: u32 = 1_000_000_000;
+
+/// A position's number of moves played.
+fn move_number(n: &str) -> Result<u32, NotationError> {
+    match count(n) {
+        Some(ply) if ply <= MAX_PLY => Ok(ply),
+        Some(_) => err(format!(
+            "the number of moves played, {n}, is more than {MAX_PLY}"
+        )),
+        None => err(format!(
+            "expected the number of moves played (digits only); found {n:?}"
+        )),
+    }
+}
+
+/// A count written in decimal digits only (no sign); `None` for anything else or above u32.
+fn count(s: &str) -> Option<u32> {
+    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    s.parse().ok()
+}
+
+/// A cell of a position string: a run of empty squares, or a piece code (upper case for
+/// Black, lower case for White, `+` before a promoted piece).
+fn position_cell(rules: &Rules, cell: &str) -> Result<Cells, NotationError> {
+    if cell.bytes().all(|b| b.is_ascii_digit()) {
+        return match count(cell) {
+            Some(n @ 1..) => Ok(Cells::Empty(n)),
+            _ => err("a run of empty squares must be a number from 1 to the number of files"),
+        };
+    }
+    let (promoted, code) = match cell.strip_prefix('+') {
+        Some(c) => (true, c),
+        None => (false, cell),
+    };
+    let side = if code.chars().all(|c| !c.is_ascii_lowercase()) {
+        Side::Black
+    } else if code.chars().all(|c| !c.is_ascii_uppercase()) {
+        Side::White
+    } else {
+        return err(format!(
+            "{cell:?} mixes cases; Black's codes are upper case, White's lower case"
+        ));
+    };
+    let kind = rules
+        .catalogue()
+        .by_code(&code.to_ascii_uppercase())
+        .ok_or_else(|| NotationError(format!("unknown piece code {code:?}")))?;
+    let piece = Piece {
+        kind,
+        side,
+        promoted,
+    };
+    check_promoted(rules, piece)?;
+    Ok(Cells::Pieces(piece, 1))
+}
+
+/// A piece marked promoted must be of a kind something promotes to under the rule set: the
+/// flag means "it became this by promoting" (it never promotes again).
+fn check_promoted(rules: &Rules, piece: Piece) -> Result<(), NotationError> {
+    if !piece.promoted
+        || rules
+            .readings
+            .iter()
+            .any(|r| r.promotes_to == Some(piece.kind))
+    {
+        return Ok(());
+    }
+    let k = rules.catalogue().kind(piece.kind);
+    err(format!(
+        "a promoted {} ({}): nothing promotes to it under the {} rules (a promoted piece is \
+         written with the code of the kind it became)",
+        k.name, k.code, rules.rule_set.name
+    ))
+}
+
 /// What one comma-separated cell of a board row stands for.
 enum Cells {
-    Empty(i32),
-    Pieces(Piece, i32),
+    Empty(u32),
+    Pieces(Piece, u32),
 }
 
 /// Reads rows separated by `/` (from White's side), cells separated by `,` (from Black's
@@ -157,9 +201,17 @@ fn read_board(
     let mut pos = rules.empty_position();
     for (r, row) in rows.iter().enumerate() {
         let y = dims.ranks as i32 - 1 - r as i32;
-        let here = |e: NotationError| NotationError(format!("{row_name} {}: {}", r + 1, e.0));
-        let mut x = 0i32;
-        for text in row.split(',') {
+        let mut x = 0u32;
+        for (c, text) in row.split(',').enumerate() {
+            let here = |e: NotationError| {
+                NotationError(format!(
+                    "{row_name} {}, cell {} {:?}: {}",
+                    r + 1,
+                    c + 1,
+                    shorten(text),
+                    e.0
+                ))
+            };
             if text.is_empty() {
                 return Err(here(NotationError(
                     "an empty cell (two commas in a row?)".into(),
@@ -169,21 +221,26 @@ fn read_board(
                 Cells::Empty(n) => (None, n),
                 Cells::Pieces(p, n) => (Some(p), n),
             };
+            if n > u32::from(dims.files) - x {
+                return Err(here(NotationError(format!(
+                    "the row has more than {} squares",
+                    dims.files
+                ))));
+            }
             for _ in 0..n {
                 if let Some(p) = piece {
-                    let sq = dims.square(x, y).ok_or_else(|| {
-                        here(NotationError(format!("more than {} squares", dims.files)))
-                    })?;
+                    let sq = dims.square(x as i32, y).expect("checked against the files");
                     rules.put(&mut pos, sq, Some(p));
                 }
                 x += 1;
             }
         }
-        if x != dims.files as i32 {
-            return Err(here(NotationError(format!(
-                "{x} squares; expected {}",
+        if x != u32::from(dims.files) {
+            return Err(NotationError(format!(
+                "{row_name} {}: {x} squares; expected {}",
+                r + 1,
                 dims.files
-            ))));
+            )));
         }
     }
     Ok(pos)
@@ -288,15 +345,16 @@ pub fn parse_position_json(
                 p.at[0], p.at[1]
             ));
         }
-        rules.put(
-            &mut pos,
-            sq,
-            Some(Piece {
-                kind,
-                side,
-                promoted: p.promoted,
-            }),
-        );
+        let piece = Piece {
+            kind,
+            side,
+            promoted: p.promoted,
+        };
+        check_promoted(rules, piece).map_err(|e| NotationError(format!("{at}: {}", e.0)))?;
+        rules.put(&mut pos, sq, Some(piece));
+    }
+    if raw.ply > MAX_PLY {
+        return err(format!("{name}: ply {} is more than {MAX_PLY}", raw.ply));
     }
     finish(rules, &mut pos, side, raw.ply)?;
     Ok(pos)
@@ -306,6 +364,15 @@ fn strip_position(s: &str) -> String {
     match s.rfind(" at line ") {
         Some(i) => s[..i].to_string(),
         None => s.to_string(),
+    }
+}
+
+/// Text quoted back in an error, cut to its first 60 characters (a pasted megabyte is not
+/// worth echoing).
+pub fn shorten(text: &str) -> String {
+    match text.char_indices().nth(60) {
+        Some((i, _)) => format!("{}…", &text[..i]),
+        None => text.to_string(),
     }
 }
 
@@ -328,42 +395,8 @@ pub fn parse_tsfen(rules: &Rules, s: &str) -> Result<Position, NotationError> {
     let [board, counter] = fields[..] else {
         return err("a TSFEN has two fields: the board and the move counter");
     };
-    let moves: u32 = counter
-        .parse()
-        .map_err(|_| NotationError(format!("TSFEN move counter {counter:?} is not a number")))?;
-    let mut pos = read_board(rules, board, "TSFEN row", |cell| {
-        let digits = cell.trim_start_matches(|c: char| c.is_ascii_alphabetic());
-        let letters = &cell[..cell.len() - digits.len()];
-        let n: i32 = if digits.is_empty() {
-            1
-        } else {
-            digits
-                .parse()
-                .map_err(|_| NotationError(format!("bad cell {cell:?}")))?
-        };
-        if letters.is_empty() {
-            return Ok(Cells::Empty(n));
-        }
-        let side = if letters.chars().all(|c| c.is_ascii_lowercase()) {
-            Side::Black
-        } else {
-            Side::White
-        };
-        let code = letters.to_ascii_uppercase();
-        let kind = rules
-            .catalogue()
-            .kinds
-            .iter()
-            .find(|k| k.atsa_code.as_deref() == Some(code.as_str()))
-            .map(|k| k.id)
-            .ok_or_else(|| NotationError(format!("unknown ATSA code {letters:?}")))?;
-        let piece = Piece {
-            kind,
-            side,
-            promoted: false,
-        };
-        Ok(Cells::Pieces(piece, n))
-    })?;
+    let moves = move_number(counter).map_err(|e| NotationError(format!("TSFEN: {}", e.0)))?;
+    let mut pos = read_board(rules, board, "TSFEN row", |cell| tsfen_cell(rules, cell))?;
     let side = if moves.is_multiple_of(2) {
         Side::Black
     } else {
@@ -373,18 +406,72 @@ pub fn parse_tsfen(rules: &Rules, s: &str) -> Result<Position, NotationError> {
     Ok(pos)
 }
 
-/// Reads `--position`: a path to a JSON or position-string file, or a position string.
+/// A cell of a TSFEN: a run of empty squares, or an ATSA code (lower case for Black) with an
+/// optional count of equal pieces.
+fn tsfen_cell(rules: &Rules, cell: &str) -> Result<Cells, NotationError> {
+    let digits = cell.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+    let letters = &cell[..cell.len() - digits.len()];
+    let n = match digits {
+        "" => 1,
+        d => match count(d) {
+            Some(n @ 1..) => n,
+            _ => {
+                return err(format!(
+                    "{d:?}: a count must be a number from 1 to the number of files"
+                ));
+            }
+        },
+    };
+    if letters.is_empty() {
+        return Ok(Cells::Empty(n));
+    }
+    let side = if letters.chars().all(|c| c.is_ascii_lowercase()) {
+        Side::Black
+    } else if letters.chars().all(|c| c.is_ascii_uppercase()) {
+        Side::White
+    } else {
+        return err(format!(
+            "{letters:?} mixes cases; Black's codes are lower case in a TSFEN, White's upper case"
+        ));
+    };
+    let code = letters.to_ascii_uppercase();
+    let kind = rules
+        .catalogue()
+        .kinds
+        .iter()
+        .find(|k| k.atsa_code.as_deref() == Some(code.as_str()))
+        .map(|k| k.id)
+        .ok_or_else(|| NotationError(format!("unknown ATSA code {letters:?}")))?;
+    let piece = Piece {
+        kind,
+        side,
+        promoted: false,
+    };
+    Ok(Cells::Pieces(piece, n))
+}
+
+/// Reads `--position`: a path to a JSON or position-string file, or a position string. A
+/// path that exists is read as a file (and refused clearly if it is not a regular file); an
+/// argument without a comma or a space cannot be a position, so it is taken as a file name.
 pub fn load_position(rules: &Rules, arg: &str) -> Result<Position, NotationError> {
     let path = std::path::Path::new(arg);
-    if path.is_file() {
-        let bytes = std::fs::read(path).map_err(|e| NotationError(format!("{arg}: {e}")))?;
-        let text = String::from_utf8(bytes)
-            .map_err(|_| NotationError(format!("{arg}: not UTF-8 text")))?;
+    let looks_like_a_file = !arg.contains(',') && !arg.trim().contains(char::is_whitespace);
+    if looks_like_a_file || std::fs::symlink_metadata(path).is_ok() {
+        let file = |e: String| NotationError(format!("{arg}: {e}"));
+        let bytes = crate::store::read_file(path).map_err(|e| {
+            file(match e.kind() {
+                std::io::ErrorKind::NotFound => {
+                    "no such file (and not a position string, which has 36 ranks and the side to move)"
+                        .into()
+                }
+                _ => e.to_string(),
+            })
+        })?;
+        let text = crate::error::utf8_text(arg, bytes).map_err(|e| NotationError(e.to_string()))?;
         if text.trim_start().starts_with('{') {
             return parse_position_json(rules, arg, &text);
         }
-        return parse_text_position(rules, text.trim())
-            .map_err(|e| NotationError(format!("{arg}: {}", e.0)));
+        return parse_text_position(rules, text.trim()).map_err(|e| file(e.0));
     }
     if arg.trim_start().starts_with('{') {
         return parse_position_json(rules, "position", arg);
@@ -392,18 +479,52 @@ pub fn load_position(rules: &Rules, arg: &str) -> Result<Position, NotationError
     parse_text_position(rules, arg)
 }
 
-/// A position string, or an ATSA TSFEN (told apart by its second field: a number).
+/// A position string, or an ATSA TSFEN (`tsfen:` before it, or told apart by its second
+/// field: a number). A board that reads as a position string followed by a number is a
+/// position string without its side to move, not a TSFEN with the colours swapped.
 fn parse_text_position(rules: &Rules, s: &str) -> Result<Position, NotationError> {
-    let second = s.split_whitespace().nth(1);
-    if second.is_some_and(|f| f.chars().all(|c| c.is_ascii_digit())) {
-        parse_tsfen(rules, s)
-    } else {
-        parse_position_string(rules, s)
+    if let Some(t) = s.strip_prefix("tsfen:") {
+        return parse_tsfen(rules, t);
     }
+    let mut fields = s.split_whitespace();
+    let board = fields.next().unwrap_or("");
+    let second = fields.next();
+    if !second.is_some_and(|f| f.chars().all(|c| c.is_ascii_digit())) {
+        return parse_position_string(rules, s);
+    }
+    let ours = board.contains('+')
+        || read_board(rules, board, "rank", |cell| position_cell(rules, cell)).is_ok();
+    if ours {
+        return err(
+            "expected the side to move (b or w) after the board, before the move number \
+             (to read this as an ATSA TSFEN, where lower case is Black, write tsfen: before it)",
+        );
+    }
+    parse_tsfen(rules, s)
 }
 
 /// A move in notation, for the position it is played in.
 pub fn move_string(rules: &Rules, pos: &Position, m: &Move) -> String {
+    write_move(rules, pos, m, &rules.moves_from(pos, m.from))
+}
+
+/// Many moves of one position in notation. Each piece's moves are generated once (to tell
+/// whether declining promotion is a choice), not once per move: linear in the moves.
+pub fn move_strings(rules: &Rules, pos: &Position, moves: &[Move]) -> Vec<String> {
+    let mut listed: std::collections::HashMap<Square, Vec<Move>> = Default::default();
+    moves
+        .iter()
+        .map(|m| {
+            let from = listed
+                .entry(m.from)
+                .or_insert_with(|| rules.moves_from(pos, m.from));
+            write_move(rules, pos, m, from)
+        })
+        .collect()
+}
+
+/// A move in notation; `listed`: the moves of its piece.
+fn write_move(rules: &Rules, pos: &Position, m: &Move, listed: &[Move]) -> String {
     let dims = pos.dims();
     let code = pos.piece_at(m.from).map_or(String::new(), |p| {
         rules.catalogue().kind(p.kind).code.clone()
@@ -417,16 +538,11 @@ pub fn move_string(rules: &Rules, pos: &Position, m: &Move) -> String {
     }
     if m.promotes() {
         s.push('+');
-    } else if promotion_is_a_choice(rules, pos, m) {
+    } else if listed.contains(&m.with_promotion(true)) {
+        // The same move also exists promoting: declining is a choice.
         s.push('=');
     }
     s
-}
-
-/// Whether the same move also exists with the other promotion choice.
-fn promotion_is_a_choice(rules: &Rules, pos: &Position, m: &Move) -> bool {
-    let other = m.with_promotion(!m.promotes());
-    rules.moves_from(pos, m.from).contains(&other)
 }
 
 /// Finds the legal move a person typed. Stops may be left out when only one move fits.

@@ -23,11 +23,12 @@
 //! loading part of a game. Files are written by [`crate::store`].
 
 use crate::error::{DataError, Source, utf8_text};
+use crate::game::Game;
 use crate::geometry::Side;
 use crate::history::History;
 use crate::notation::{self, NotationError};
 use crate::position::{EndReason, Outcome, Position};
-use crate::rules::{Game, Rules, RulesError};
+use crate::rules::{Rules, RulesError};
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 use std::fmt;
@@ -323,7 +324,7 @@ impl Record {
     /// Reads a record from a file, which must be UTF-8 (a bad byte is reported where it is).
     pub fn load(path: &Path) -> Result<Record, RecordError> {
         let name = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|source| RecordError::Io {
+        let bytes = crate::store::read_file(path).map_err(|source| RecordError::Io {
             file: name.clone(),
             source,
         })?;

@@ -29,23 +29,6 @@ struct RawSetup {
     white: Spanned<String>,
 }
 
-/// Byte offset where a TOML string's content starts, from the span of the whole string.
-fn content_start(text: &str, span_start: usize) -> usize {
-    let rest = &text[span_start..];
-    let quotes = if rest.starts_with("'''") || rest.starts_with("\"\"\"") {
-        3
-    } else {
-        1
-    };
-    let mut at = span_start + quotes;
-    if text[at..].starts_with("\r\n") {
-        at += 2;
-    } else if text[at..].starts_with('\n') {
-        at += 1;
-    }
-    at
-}
-
 impl Setup {
     pub fn parse(src: &Source, catalogue: &Catalogue) -> Result<Setup, DataError> {
         let raw: RawSetup = src.parse_toml()?;
@@ -130,7 +113,7 @@ impl Setup {
         dims: Dims,
         s: &Spanned<String>,
     ) -> Result<Vec<(i32, i32, u16, usize)>, DataError> {
-        let base = content_start(src.text, s.span().start);
+        let offsets = src.string_offsets(s.span().start);
         let text = s.get_ref();
         let mut rows: Vec<Vec<(usize, &str)>> = Vec::new();
         let mut line_start = 0;
@@ -147,7 +130,7 @@ impl Setup {
                 while i < b.len() && !b[i].is_ascii_whitespace() {
                     i += 1;
                 }
-                tokens.push((base + line_start + start, &line[start..i]));
+                tokens.push((offsets.file_offset(line_start + start), &line[start..i]));
             }
             if !tokens.is_empty() {
                 rows.push(tokens);

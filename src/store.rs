@@ -83,6 +83,46 @@ fn create_temp(dir: &Path, name: &str) -> io::Result<(PathBuf, File)> {
     }
 }
 
+/// The largest file the program reads (records, positions, game data, settings): far above
+/// any real one (a 2,000-move record is 40 kB), so that a wrong path cannot fill memory.
+pub const MAX_FILE_BYTES: u64 = 16 << 20;
+
+/// Reads a file a person named, refusing what is not a regular file (a FIFO would block, a
+/// device such as /dev/zero never ends, a directory is a mistake) and anything larger than
+/// [`MAX_FILE_BYTES`], with a message that says which.
+pub fn read_file(path: &Path) -> io::Result<Vec<u8>> {
+    let regular = |m: &fs::Metadata| -> io::Result<()> {
+        let what = if m.is_file() {
+            return Ok(());
+        } else if m.is_dir() {
+            "a directory"
+        } else {
+            "not a regular file (a FIFO, socket or device)"
+        };
+        Err(io::Error::new(io::ErrorKind::InvalidInput, what))
+    };
+    let too_large = |n: u64| {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("the file is too large ({n} bytes; at most {MAX_FILE_BYTES})"),
+        )
+    };
+    let meta = fs::metadata(path)?;
+    regular(&meta)?;
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(too_large(meta.len()));
+    }
+    let file = File::open(path)?;
+    // It may have been replaced since: check what was opened.
+    regular(&file.metadata()?)?;
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    io::Read::read_to_end(&mut io::Read::take(file, MAX_FILE_BYTES + 1), &mut bytes)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(too_large(bytes.len() as u64));
+    }
+    Ok(bytes)
+}
+
 /// Makes the rename itself durable.
 #[cfg(unix)]
 fn sync_dir(dir: &Path) -> io::Result<()> {
@@ -257,5 +297,23 @@ mod tests {
             assert!(data.ends_with("taikyoku"), "{}", data.display());
             assert_eq!(auto, data.join("autosave"));
         }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_in_the_autosave_directory_is_passed_over() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("game-x.toml");
+        assert!(
+            std::process::Command::new("mkfifo")
+                .arg(&fifo)
+                .status()
+                .unwrap()
+                .success()
+        );
+        // Reading it would block for ever; it is refused instead.
+        assert!(latest_unfinished(dir.path()).unwrap().is_none());
+        let e = read_file(&fifo).unwrap_err();
+        assert!(e.to_string().contains("not a regular file"), "{e}");
     }
 }

@@ -5,8 +5,8 @@ mod common;
 use common::*;
 use std::collections::{BTreeMap, BTreeSet};
 use taikyoku::catalogue::Lookup;
+use taikyoku::game::Game;
 use taikyoku::geometry::Side;
-use taikyoku::rules::Game;
 use unicode_width::UnicodeWidthStr;
 
 #[test]

@@ -168,7 +168,10 @@ fn position_string_errors() {
     let e = parse_position_string(r, &good.replacen("l,wt", "l,zz", 1))
         .unwrap_err()
         .to_string();
-    assert!(e.contains("rank 1: unknown piece code \"zz\""), "{e}");
+    assert!(
+        e.contains("rank 1, cell 2 \"zz\": unknown piece code"),
+        "{e}"
+    );
     let e = parse_position_string(r, &good.replacen("/", "//", 1))
         .unwrap_err()
         .to_string();

@@ -11,9 +11,10 @@ use ratatui::crossterm::event::{
     MouseEventKind,
 };
 use ratatui::layout::Rect;
+use taikyoku::game::Game;
 use taikyoku::geometry::Side;
 use taikyoku::position::Piece;
-use taikyoku::rules::{Game, Rules};
+use taikyoku::rules::Rules;
 
 fn rules(name: &str) -> Rules {
     Rules::new(Game::taikyoku().unwrap(), name).unwrap()

@@ -4,11 +4,12 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use std::sync::OnceLock;
+use taikyoku::game::Game;
 use taikyoku::geometry::{Side, Square};
 use taikyoku::history::History;
 use taikyoku::movegen::Move;
 use taikyoku::position::{Piece, Position};
-use taikyoku::rules::{Game, Rules};
+use taikyoku::rules::Rules;
 
 pub const B: Side = Side::Black;
 pub const W: Side = Side::White;
