@@ -10,7 +10,7 @@ fn main() {
 }
 
 fn rules(name: &str) -> Rules {
-    Rules::new(Game::taikyoku().expect("built-in data"), name).expect("rule set")
+    Rules::new(Game::builtin("taikyoku").expect("built-in data"), name).expect("rule set")
 }
 
 const SETS: [&str; 3] = ["wikipedia", "umebayashi", "atsa"];

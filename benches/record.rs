@@ -39,7 +39,7 @@ fn record_text(name: &str) -> &'static str {
 #[divan::bench(args = SETS)]
 fn check_2000_moves(bencher: Bencher, name: &str) {
     let text = record_text(name);
-    let game = Game::taikyoku().expect("built-in data");
+    let game = Game::builtin("taikyoku").expect("built-in data");
     bencher.bench_local(|| {
         let record = Record::parse("bench.toml", divan::black_box(text)).expect("a record");
         record.replay(&game).expect("legal moves").history.point()
@@ -51,7 +51,7 @@ fn check_2000_moves(bencher: Bencher, name: &str) {
 fn check_2000_moves_with_data(bencher: Bencher, name: &str) {
     let text = record_text(name);
     bencher.bench_local(|| {
-        let game = Game::taikyoku().expect("built-in data");
+        let game = Game::builtin("taikyoku").expect("built-in data");
         let record = Record::parse("bench.toml", divan::black_box(text)).expect("a record");
         record.replay(&game).expect("legal moves").history.point()
     });

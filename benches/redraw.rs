@@ -23,7 +23,7 @@ fn main() {
 }
 
 fn app(zoom: usize) -> App {
-    let rules = Rules::new(Game::taikyoku().expect("data"), "wikipedia").expect("rules");
+    let rules = Rules::new(Game::builtin("taikyoku").expect("data"), "wikipedia").expect("rules");
     let start = rules.start_position();
     let mut app = App::new(
         rules,

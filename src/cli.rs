@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use taikyoku::catalogue::{KindId, Lookup};
 use taikyoku::explain;
-use taikyoku::game::{DataDir, Game};
+use taikyoku::game::{DataDir, Game, describe_games};
 use taikyoku::geometry::{Side, Square};
 use taikyoku::history::History;
 use taikyoku::notation;
@@ -25,7 +25,10 @@ pub struct Cli {
     /// copy built into the program.
     #[arg(long, global = true, value_name = "DIR")]
     pub data: Option<PathBuf>,
-    /// Rule set: wikipedia (default), umebayashi or atsa (see `taikyoku rules`).
+    /// The game to play or examine (default: the first listed).
+    #[arg(long, short = 'g', global = true, value_name = "NAME", help = game_help())]
+    pub game: Option<String>,
+    /// Rule set of the game (default: the game's own; `taikyoku rules` lists them).
     #[arg(long, short = 'r', global = true, value_name = "NAME")]
     pub rules: Option<String>,
     #[command(subcommand)]
@@ -156,9 +159,10 @@ pub struct PlayOptions {
 pub struct PieceArgs {
     /// Code, English name (any case; spaces, hyphens and apostrophes optional), alias or kanji.
     pub name: String,
-    /// Square for --json destinations, as x,y (0-based from Black's left and back rank).
-    #[arg(long, value_name = "X,Y", default_value = "17,17")]
-    pub at: String,
+    /// Square for --json destinations, as x,y (0-based from Black's left and back rank;
+    /// default: the middle of the board, 17,17 in Taikyoku shogi).
+    #[arg(long, value_name = "X,Y")]
+    pub at: Option<String>,
     /// Print JSON: name, kanji, code, betza, promotes_to, at, destinations.
     #[arg(long)]
     pub json: bool,
@@ -215,16 +219,35 @@ impl<E: std::error::Error> From<E> for CliError {
     }
 }
 
+/// `--game`'s help: the built-in games, from their data.
+fn game_help() -> String {
+    let games = DataDir::Embedded
+        .games()
+        .map_or_else(|e| format!("({e})"), |g| describe_games(&g));
+    format!("The game: {games} (default: the first)")
+}
+
 fn data_dir(cli_data: &Option<PathBuf>) -> DataDir {
     cli_data.as_ref().map_or(DataDir::Embedded, DataDir::dir)
 }
 
-pub fn load_game(data: &Option<PathBuf>) -> Result<Game, CliError> {
-    Ok(Game::load(&data_dir(data), "rules/taikyoku.toml")?)
+/// Where the game data comes from and which game was asked for (`--data`, `--game`).
+#[derive(Clone, Debug, Default)]
+pub struct GameArgs {
+    pub data: Option<PathBuf>,
+    pub game: Option<String>,
 }
 
-pub fn load_rules(data: &Option<PathBuf>, rules: &Option<String>) -> Result<Rules, CliError> {
-    let game = load_game(data)?;
+pub fn load_game(g: &GameArgs) -> Result<Game, CliError> {
+    let data = data_dir(&g.data);
+    Ok(match &g.game {
+        Some(name) => Game::find(&data, name)?,
+        None => Game::default_game(&data)?,
+    })
+}
+
+pub fn load_rules(g: &GameArgs, rules: &Option<String>) -> Result<Rules, CliError> {
+    let game = load_game(g)?;
     let name = rules.clone().unwrap_or_else(|| game.default_rules.clone());
     Ok(Rules::new(game, &name)?)
 }
@@ -236,15 +259,32 @@ pub fn load_position(rules: &Rules, args: &PositionArgs) -> Result<Position, Cli
     }
 }
 
-/// Loads and replays a record, telling the user on standard error what the replay noticed.
-pub fn load_replay(data: &Option<PathBuf>, file: &Path) -> Result<(Record, Replay), CliError> {
-    let game = load_game(data)?;
+/// Loads and replays a record under the game it names (refusing a `--game` that names
+/// another), telling the user on standard error what the replay noticed.
+pub fn load_replay(g: &GameArgs, file: &Path) -> Result<(Record, Replay), CliError> {
     let record = Record::load(file)?;
+    let game = record.find_game(&data_dir(&g.data))?;
+    if let Some(asked) = &g.game
+        && !game.is_called(asked)
+    {
+        return Err(CliError(format!(
+            "{}: this is a record of {} ({}), but --game asks for {asked:?}; leave --game out to play the record's game",
+            file.display(),
+            game.name,
+            game.id
+        )));
+    }
     let replay = record.replay(&game)?;
     for w in &replay.warnings {
         eprintln!("taikyoku: warning: {}: {w}", file.display());
     }
     Ok((record, replay))
+}
+
+/// The rules a replayed record is played under, again (the terminal game takes its own).
+fn replay_rules(replay: &Replay) -> Result<Rules, CliError> {
+    let rules = replay.history.rules();
+    Ok(Rules::new(rules.game.clone(), &rules.rule_set.name)?)
 }
 
 /// A record is played under the rule set it names, so `--rules` (even before the command,
@@ -261,18 +301,18 @@ fn refuse_rules(rs: &Option<String>, file: &Path) -> Result<(), CliError> {
 
 /// The rules and position of `--rules`/`--position`, or of `--record`.
 fn rules_and_position(
-    data: &Option<PathBuf>,
+    g: &GameArgs,
     rs: &Option<String>,
     position: &PositionArgs,
     record: &RecordArg,
 ) -> Result<(Arc<Rules>, Position), CliError> {
     if let Some(file) = &record.record {
         refuse_rules(rs, file)?;
-        let (_, replay) = load_replay(data, file)?;
+        let (_, replay) = load_replay(g, file)?;
         let h = replay.history;
         return Ok((h.shared_rules(), h.position().clone()));
     }
-    let rules = Arc::new(load_rules(data, rs)?);
+    let rules = Arc::new(load_rules(g, rs)?);
     let pos = load_position(&rules, position)?;
     Ok((rules, pos))
 }
@@ -291,11 +331,14 @@ pub fn run(
     cli: Cli,
     play: impl FnOnce(Rules, Position, PlayOptions) -> Result<(), CliError>,
 ) -> Result<(), CliError> {
-    let data = cli.data.clone();
+    let g = &GameArgs {
+        data: cli.data.clone(),
+        game: cli.game.clone(),
+    };
     let rs = cli.rules.clone();
     match cli.command {
         None => {
-            let rules = load_rules(&data, &rs)?;
+            let rules = load_rules(g, &rs)?;
             let pos = rules.start_position();
             let options = PlayOptions {
                 offer_resume: true,
@@ -304,12 +347,15 @@ pub fn run(
             play(rules, pos, options)
         }
         Some(Command::Play(a)) => {
-            let rules = load_rules(&data, &rs)?;
-            let pos = load_position(&rules, &a.position)?;
             let game = match &a.load {
-                Some(file) => Some(load_replay(&data, file)?),
+                Some(file) => Some(load_replay(g, file)?),
                 None => None,
             };
+            let rules = match &game {
+                Some((_, replay)) => replay_rules(replay)?,
+                None => load_rules(g, &rs)?,
+            };
+            let pos = load_position(&rules, &a.position)?;
             let options = PlayOptions {
                 ascii: a.ascii,
                 theme: a.theme,
@@ -320,35 +366,36 @@ pub fn run(
             play(rules, pos, options)
         }
         Some(Command::Replay(a)) => {
-            let rules = load_rules(&data, &rs)?;
+            let game = load_replay(g, &a.file)?;
+            let rules = replay_rules(&game.1)?;
             let pos = rules.start_position();
             let options = PlayOptions {
                 ascii: a.ascii,
                 theme: a.theme,
-                game: Some(load_replay(&data, &a.file)?),
+                game: Some(game),
                 read_only: true,
                 offer_resume: false,
             };
             play(rules, pos, options)
         }
-        Some(Command::Piece(a)) => piece(&data, &rs, a),
-        Some(Command::Pieces) => pieces(&data, &rs),
-        Some(Command::Moves(a)) => moves(&data, &rs, a),
-        Some(Command::Perft(a)) => perft(&data, &rs, a),
-        Some(Command::Rules(a)) => rules_cmd(&data, a),
+        Some(Command::Piece(a)) => piece(g, &rs, a),
+        Some(Command::Pieces) => pieces(g, &rs),
+        Some(Command::Moves(a)) => moves(g, &rs, a),
+        Some(Command::Perft(a)) => perft(g, &rs, a),
+        Some(Command::Rules(a)) => rules_cmd(g, a),
         Some(Command::Board(a)) => {
-            let rules = load_rules(&data, &rs)?;
+            let rules = load_rules(g, &rs)?;
             let pos = load_position(&rules, &a)?;
             out(&board_text(&rules, &pos))
         }
-        Some(Command::Record(RecordCommand::New(a))) => record_new(&data, &rs, a),
+        Some(Command::Record(RecordCommand::New(a))) => record_new(g, &rs, a),
         Some(Command::Record(RecordCommand::Add(a))) => {
             refuse_rules(&rs, &a.file)?;
-            record_add(&data, a)
+            record_add(g, a)
         }
         Some(Command::Check(a)) => {
             refuse_rules(&rs, &a.file)?;
-            check(&data, a)
+            check(g, a)
         }
     }
 }
@@ -419,15 +466,18 @@ pub fn lone_destinations(
     Ok(to)
 }
 
-fn piece(data: &Option<PathBuf>, rs: &Option<String>, a: PieceArgs) -> Result<(), CliError> {
-    let rules = load_rules(data, rs)?;
+fn piece(g: &GameArgs, rs: &Option<String>, a: PieceArgs) -> Result<(), CliError> {
+    let rules = load_rules(g, rs)?;
     let k = find_piece(&rules, &a.name)?;
     let kind = rules.catalogue().kind(k);
     let reading = &rules.readings[k as usize];
     if a.json {
-        let (x, y) = parse_at(&a.at)?;
-        let dests = lone_destinations(&rules, k, x, y)?;
         let dims = rules.dims();
+        let (x, y) = match &a.at {
+            Some(at) => parse_at(at)?,
+            None => ((dims.files as i32 - 1) / 2, (dims.ranks as i32 - 1) / 2),
+        };
+        let dests = lone_destinations(&rules, k, x, y)?;
         let v = json!({
             "name": kind.name,
             "kanji": kind.kanji,
@@ -532,8 +582,8 @@ pub fn piece_card(rules: &Rules, k: KindId) -> String {
     s
 }
 
-fn pieces(data: &Option<PathBuf>, rs: &Option<String>) -> Result<(), CliError> {
-    let rules = load_rules(data, rs)?;
+fn pieces(g: &GameArgs, rs: &Option<String>) -> Result<(), CliError> {
+    let rules = load_rules(g, rs)?;
     let cat = rules.catalogue();
     for k in &cat.kinds {
         let r = &rules.readings[k.id as usize];
@@ -555,8 +605,8 @@ fn pieces(data: &Option<PathBuf>, rs: &Option<String>) -> Result<(), CliError> {
     Ok(())
 }
 
-fn moves(data: &Option<PathBuf>, rs: &Option<String>, a: MovesArgs) -> Result<(), CliError> {
-    let (rules, mut pos) = rules_and_position(data, rs, &a.position, &a.record)?;
+fn moves(g: &GameArgs, rs: &Option<String>, a: MovesArgs) -> Result<(), CliError> {
+    let (rules, mut pos) = rules_and_position(g, rs, &a.position, &a.record)?;
     for m in &a.after {
         let mv = notation::parse_move(&rules, &pos, m)?;
         rules.play_unchecked(&mut pos, &mv);
@@ -605,8 +655,8 @@ fn moves(data: &Option<PathBuf>, rs: &Option<String>, a: MovesArgs) -> Result<()
     out(&format!("{} moves for {}", moves.len(), pos.to_move()))
 }
 
-fn perft(data: &Option<PathBuf>, rs: &Option<String>, a: PerftArgs) -> Result<(), CliError> {
-    let (rules, pos) = rules_and_position(data, rs, &a.position, &a.record)?;
+fn perft(g: &GameArgs, rs: &Option<String>, a: PerftArgs) -> Result<(), CliError> {
+    let (rules, pos) = rules_and_position(g, rs, &a.position, &a.record)?;
     if a.divide {
         let mut total = 0;
         let divided = rules.perft_divide(&pos, a.depth);
@@ -624,12 +674,8 @@ fn perft(data: &Option<PathBuf>, rs: &Option<String>, a: PerftArgs) -> Result<()
     out(&rules.perft(&pos, a.depth).to_string())
 }
 
-fn record_new(
-    data: &Option<PathBuf>,
-    rs: &Option<String>,
-    a: RecordNewArgs,
-) -> Result<(), CliError> {
-    let rules = load_rules(data, rs)?;
+fn record_new(g: &GameArgs, rs: &Option<String>, a: RecordNewArgs) -> Result<(), CliError> {
+    let rules = load_rules(g, rs)?;
     let pos = load_position(&rules, &a.position)?;
     let to_move = pos.to_move();
     let mut record = Record::new(&History::new(rules, pos));
@@ -655,8 +701,8 @@ fn record_new(
 }
 
 /// Appends moves only if every one is legal, so a typo leaves the record as it was.
-fn record_add(data: &Option<PathBuf>, a: RecordAddArgs) -> Result<(), CliError> {
-    let (mut record, replay) = load_replay(data, &a.file)?;
+fn record_add(g: &GameArgs, a: RecordAddArgs) -> Result<(), CliError> {
+    let (mut record, replay) = load_replay(g, &a.file)?;
     let mut history = replay.history;
     for text in &a.moves {
         let n = history.point();
@@ -687,8 +733,8 @@ fn standing(history: &History) -> String {
     }
 }
 
-fn check(data: &Option<PathBuf>, a: CheckArgs) -> Result<(), CliError> {
-    let (record, replay) = load_replay(data, &a.file)?;
+fn check(g: &GameArgs, a: CheckArgs) -> Result<(), CliError> {
+    let (record, replay) = load_replay(g, &a.file)?;
     let h = &replay.history;
     let pos = h.position();
     out(&format!("{}: every move is legal", a.file.display()))?;
@@ -707,8 +753,8 @@ fn check(data: &Option<PathBuf>, a: CheckArgs) -> Result<(), CliError> {
     ))
 }
 
-fn rules_cmd(data: &Option<PathBuf>, a: RulesCmdArgs) -> Result<(), CliError> {
-    let game = load_game(data)?;
+fn rules_cmd(g: &GameArgs, a: RulesCmdArgs) -> Result<(), CliError> {
+    let game = load_game(g)?;
     let cat = &game.catalogue;
     let sets: Vec<_> = match &a.name {
         Some(n) => vec![game.rule_set(n).ok_or_else(|| {
@@ -723,6 +769,14 @@ fn rules_cmd(data: &Option<PathBuf>, a: RulesCmdArgs) -> Result<(), CliError> {
         })?],
         None => game.rule_sets.iter().collect(),
     };
+    out(&format!(
+        "{} (--game {}): {}×{} board; a side loses once it no longer has {}, or when it has no legal move.\nRule sets:\n",
+        game.name,
+        game.id,
+        game.dims.files,
+        game.dims.ranks,
+        game.end.describe()
+    ))?;
     for rs in &sets {
         let default = if rs.name == game.default_rules {
             " (default)"
@@ -735,6 +789,9 @@ fn rules_cmd(data: &Option<PathBuf>, a: RulesCmdArgs) -> Result<(), CliError> {
             default,
             rs.summary.replace('\n', " ")
         ))?;
+    }
+    if game.rule_sets.len() < 2 {
+        return Ok(());
     }
     out("Pieces the rule sets read differently:")?;
     let all: Vec<_> = game.rule_sets.iter().collect();

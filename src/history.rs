@@ -281,7 +281,7 @@ mod tests {
     use crate::game::Game;
 
     fn game() -> History {
-        let r = Rules::new(Game::taikyoku().unwrap(), "wikipedia").unwrap();
+        let r = Rules::new(Game::builtin("taikyoku").unwrap(), "wikipedia").unwrap();
         let start = r.start_position();
         History::new(r, start)
     }
@@ -408,7 +408,7 @@ mod tests {
 
     #[test]
     fn capturing_the_last_royal_ends_the_game() {
-        let r = Rules::new(Game::taikyoku().unwrap(), "wikipedia").unwrap();
+        let r = Rules::new(Game::builtin("taikyoku").unwrap(), "wikipedia").unwrap();
         let mut p = r.empty_position();
         let piece = |code, side| {
             Some(crate::position::Piece {

@@ -75,12 +75,15 @@ pub enum Promotion {
     /// On the first move that captures an enemy piece (compulsory).
     OnCapture,
     /// On a move that ends in (or, with `from_zone`, starts in) the `depth` far ranks; with
-    /// `stops`, a capturing stop in the zone counts too.
+    /// `stops`, a capturing stop in the zone counts too. With `forced_where_stuck`, an optional
+    /// promotion is compulsory on a move that ends where the piece could never move again
+    /// (shogi's pawn or lance on the last rank, knight on the last two).
     Zone {
         depth: u8,
         optional: bool,
         from_zone: bool,
         stops: bool,
+        forced_where_stuck: bool,
     },
     Never,
 }
@@ -264,6 +267,10 @@ pub(crate) struct KindTable {
     pub squares: Vec<Square>,
     /// Per side, whether each mailbox cell is in the side's promotion zone.
     pub zone: [Vec<bool>; 2],
+    /// Per kind, per side, per mailbox cell: whether the unpromoted piece alone on the board
+    /// there has no move, so a move ending there must promote. Empty unless the rule set asks
+    /// ([`Promotion::Zone`]'s `forced_where_stuck`).
+    pub stuck: Vec<[Vec<bool>; 2]>,
 }
 
 impl KindTable {
@@ -317,6 +324,8 @@ struct Ctx<'a> {
     origin: usize,
     rank: u8,
     can_promote: bool,
+    /// Where it must promote ([`KindTable::stuck`]; empty: nowhere).
+    stuck: &'a [bool],
     /// Its straight moves remove what they pass over (see [`RangeRules::every_move`]).
     clears_path: bool,
     /// Squares emptied by earlier legs' captures.
@@ -433,7 +442,7 @@ impl Ctx<'_> {
                     zone[to] || (from_zone && zone[self.origin]) || (stops && stop_in_zone());
                 if !eligible {
                     push(out, keys, m, key);
-                } else if optional {
+                } else if optional && !self.stuck.get(to).copied().unwrap_or(false) {
                     push(out, keys, m, key);
                     push(out, keys, m.with_promotion(true), key);
                 } else {
@@ -651,6 +660,10 @@ pub(crate) fn piece_moves_traced(
         origin: idx,
         rank: kinds.rank[piece.kind as usize],
         can_promote: kinds.promotes[piece.kind as usize] && !piece.promoted,
+        stuck: kinds
+            .stuck
+            .get(piece.kind as usize)
+            .map_or(&[][..], |s| &s[side][..]),
         clears_path: rules.range.every_move && kinds.range_piece[piece.kind as usize],
         taken: [0; MAX_STOPS],
         n_taken: 0,

@@ -23,7 +23,7 @@
 //! loading part of a game. Files are written by [`crate::store`].
 
 use crate::error::{DataError, Source, utf8_text};
-use crate::game::Game;
+use crate::game::{DataDir, Game, GameError};
 use crate::geometry::Side;
 use crate::history::History;
 use crate::notation::{self, NotationError};
@@ -431,9 +431,11 @@ impl Record {
         };
         let mut s =
             String::with_capacity(400 + self.moves.iter().map(|m| m.len() + 5).sum::<usize>());
-        s.push_str(
-            "# A Taikyoku shogi game record (see \"Game records\" in the taikyoku README).\n",
-        );
+        // The game's name from the header, on one line whatever it holds.
+        let game: String = self.game.chars().filter(|c| !c.is_control()).collect();
+        s.push_str(&format!(
+            "# A {game} game record (see \"Game records\" in the taikyoku README).\n"
+        ));
         s.push_str("# One move per line; `taikyoku check FILE` replays and checks every move.\n");
         s.push_str(&format!(
             "format = {}\nversion = {VERSION}\n",
@@ -506,10 +508,21 @@ impl Record {
         })
     }
 
+    /// The game the record names (`game`, by its name or id), loaded from `data`; an unknown
+    /// game is reported at its place in the file.
+    pub fn find_game(&self, data: &DataDir) -> Result<Game, RecordError> {
+        Game::find(data, &self.game).map_err(|e| match e {
+            GameError::Data(e) => RecordError::Data(e),
+            e @ GameError::Unknown { .. } => {
+                RecordError::Data(self.error_at(self.places.game, format!("game: {e}")))
+            }
+        })
+    }
+
     /// Replays the game under `game`'s data: builds its rule set, sets up the start and
     /// re-validates every move, stopping at the first that cannot be played.
     pub fn replay(&self, game: &Game) -> Result<Replay, RecordError> {
-        if self.game != game.name {
+        if !game.is_called(&self.game) {
             return Err(self
                 .error_at(
                     self.places.game,
@@ -623,7 +636,7 @@ mod tests {
     use super::*;
 
     fn rules() -> Rules {
-        Rules::new(Game::taikyoku().unwrap(), "wikipedia").unwrap()
+        Rules::new(Game::builtin("taikyoku").unwrap(), "wikipedia").unwrap()
     }
 
     fn game(moves: &[&str]) -> History {

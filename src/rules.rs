@@ -23,6 +23,8 @@ pub struct Rules {
     pub rule_set: RuleSet,
     pub readings: Vec<Reading>,
     kinds: KindTable,
+    /// Per kind, whether the game's end rule counts it (the position keeps their count).
+    vital: Vec<bool>,
     pad: usize,
 }
 
@@ -46,7 +48,7 @@ impl Rules {
                     .collect::<Vec<_>>()
                     .join(", "),
             })?;
-        let dims = game.setup.dims;
+        let dims = game.dims;
         let readings: Vec<Reading> = game
             .catalogue
             .kinds
@@ -103,19 +105,57 @@ impl Rules {
                 .collect(),
             squares,
             zone,
+            stuck: Vec::new(),
         };
-        Ok(Rules {
+        let vital = (0..game.catalogue.len() as KindId)
+            .map(|k| game.end.involves(k))
+            .collect();
+        let forced = matches!(
+            rs.params.promotion,
+            Promotion::Zone {
+                forced_where_stuck: true,
+                ..
+            }
+        );
+        let mut rules = Rules {
             game,
             rule_set: rs,
             readings,
             kinds,
+            vital,
             pad,
-        })
+        };
+        if forced {
+            rules.kinds.stuck = rules.stuck_tables();
+        }
+        Ok(rules)
     }
 
-    /// Taikyoku shogi under the named rule set, from the built-in data.
-    pub fn taikyoku(rule_set: &str) -> Result<Rules, Box<dyn std::error::Error>> {
-        Ok(Rules::new(Game::taikyoku()?, rule_set)?)
+    /// Per kind that promotes, per side, per mailbox cell: whether the piece, unpromoted and
+    /// alone on the board there, has no move ([`KindTable::stuck`]).
+    fn stuck_tables(&self) -> Vec<[Vec<bool>; 2]> {
+        let cells = self.empty_position().cells().len();
+        (0..self.catalogue().len() as KindId)
+            .map(|kind| {
+                let mut table = [vec![false; cells], vec![false; cells]];
+                if !self.kinds.promotes[kind as usize] {
+                    return table;
+                }
+                for side in Side::BOTH {
+                    for sq in self.dims().squares() {
+                        let mut pos = self.empty_position();
+                        let piece = Piece {
+                            kind,
+                            side,
+                            promoted: false,
+                        };
+                        self.put(&mut pos, sq, Some(piece));
+                        table[side.index()][pos.index(sq)] = self.moves_from(&pos, sq).is_empty();
+                    }
+                }
+                table
+            })
+            .collect()
     }
 
     pub fn catalogue(&self) -> &Catalogue {
@@ -123,11 +163,11 @@ impl Rules {
     }
 
     pub fn dims(&self) -> Dims {
-        self.game.setup.dims
+        self.game.dims
     }
 
     fn is_royal(&self) -> impl Fn(KindId) -> bool + '_ {
-        |k| self.game.catalogue.kind(k).royal
+        |k| self.vital[k as usize]
     }
 
     /// An empty board of this game, Black to move.
@@ -154,18 +194,34 @@ impl Rules {
         if matches!(pos.outcome(), Some(o) if o.reason == EndReason::Resignation) {
             return;
         }
-        let (b, w) = (pos.royals(Side::Black), pos.royals(Side::White));
-        pos.set_outcome(match (b, w) {
-            (0, 0) | (1.., 1..) => None,
-            (0, _) => Some(Outcome {
+        let lost = |side| !self.survives(pos, side);
+        pos.set_outcome(match (lost(Side::Black), lost(Side::White)) {
+            (true, true) | (false, false) => None,
+            (true, false) => Some(Outcome {
                 winner: Side::White,
                 reason: EndReason::RoyalsCaptured,
             }),
-            (_, 0) => Some(Outcome {
+            (false, true) => Some(Outcome {
                 winner: Side::Black,
                 reason: EndReason::RoyalsCaptured,
             }),
         });
+    }
+
+    /// Whether a side still has what the game's end rule asks: the count of the pieces it
+    /// involves decides, unless the rule needs several kinds at once.
+    fn survives(&self, pos: &Position, side: Side) -> bool {
+        if pos.royals(side) == 0 {
+            return false;
+        }
+        let end = &self.game.end;
+        end.is_any_piece() || {
+            let mut has = vec![false; self.vital.len()];
+            for (_, p) in pos.pieces().filter(|(_, p)| p.side == side) {
+                has[p.kind as usize] = true;
+            }
+            end.survives(|k| has[k as usize])
+        }
     }
 
     /// Every legal move of the side to move (none once the game is over), appended to `out`.

@@ -1,5 +1,5 @@
-//! Start positions (`setups/*.toml`): the board size and each side's array, written as rows of
-//! piece codes the way a player sees their own side.
+//! Start positions (`setups/*.toml`): each side's array, written as rows of piece codes the way
+//! a player sees their own side, on the board of the game (`rules/<game>.toml`).
 
 use crate::catalogue::Catalogue;
 use crate::error::{DataError, Source};
@@ -21,8 +21,9 @@ pub struct Setup {
 #[serde(deny_unknown_fields)]
 struct RawSetup {
     name: String,
-    files: Spanned<u8>,
-    ranks: Spanned<u8>,
+    /// The board size may be repeated here; it must then be the game's.
+    files: Option<Spanned<u8>>,
+    ranks: Option<Spanned<u8>>,
     #[serde(default)]
     check_counts: bool,
     black: Spanned<String>,
@@ -30,15 +31,23 @@ struct RawSetup {
 }
 
 impl Setup {
-    pub fn parse(src: &Source, catalogue: &Catalogue) -> Result<Setup, DataError> {
+    /// Reads a setup for a board of `dims` (the game's).
+    pub fn parse(src: &Source, catalogue: &Catalogue, dims: Dims) -> Result<Setup, DataError> {
         let raw: RawSetup = src.parse_toml()?;
-        let (files, ranks) = (*raw.files.get_ref(), *raw.ranks.get_ref());
+        let (files, ranks) = (dims.files, dims.ranks);
         for (v, s, what) in [(files, &raw.files, "files"), (ranks, &raw.ranks, "ranks")] {
-            if !(2..=64).contains(&v) {
-                return Err(src.error_span(&s.span(), format!("{what} must be 2 to 64")));
+            if let Some(s) = s
+                && *s.get_ref() != v
+            {
+                return Err(src.error_span(
+                    &s.span(),
+                    format!(
+                        "{what} = {}, but the game's board has {what} = {v}",
+                        s.get_ref()
+                    ),
+                ));
             }
         }
-        let dims = Dims { files, ranks };
         let mut pieces: Vec<(Square, Piece)> = Vec::new();
         let black = Setup::array(src, catalogue, dims, &raw.black)?;
         let white: Vec<(i32, i32, u16, usize)> = if raw.white.get_ref().trim() == "rotate" {
@@ -207,8 +216,12 @@ betza = "fW"
         Catalogue::parse(&Source::new("p.toml", CAT)).unwrap()
     }
 
+    fn setup_on(text: &str, files: u8, ranks: u8) -> Result<Setup, DataError> {
+        Setup::parse(&Source::new("s.toml", text), &cat(), Dims { files, ranks })
+    }
+
     fn setup(text: &str) -> Result<Setup, DataError> {
-        Setup::parse(&Source::new("s.toml", text), &cat())
+        setup_on(text, 3, 4)
     }
 
     const GOOD: &str = "name = \"tiny\"\nfiles = 3\nranks = 4\ncheck_counts = true\nblack = '''\nP . P\n. K .\n'''\nwhite = \"rotate\"\n";
@@ -245,6 +258,13 @@ betza = "fW"
             "{e}"
         );
         let e = setup(&GOOD.replace("ranks = 4", "ranks = 3")).unwrap_err();
+        assert!(
+            e.message
+                .contains("ranks = 3, but the game's board has ranks = 4"),
+            "{e}"
+        );
+        assert_eq!((e.line, e.column), (3, 9));
+        let e = setup_on(&GOOD.replace("ranks = 4\n", ""), 3, 3).unwrap_err();
         assert!(e.message.contains("already taken"), "{e}");
         let e = setup(&GOOD.replace("\"rotate\"", "\"spin\"")).unwrap_err();
         assert!(e.message.contains("rotate"), "{e}");

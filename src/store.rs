@@ -245,7 +245,7 @@ mod tests {
 
     #[test]
     fn saving_never_replaces_what_is_not_a_record() {
-        let r = Rules::taikyoku("wikipedia").unwrap();
+        let r = Rules::new(crate::game::Game::builtin("taikyoku").unwrap(), "wikipedia").unwrap();
         let start = r.start_position();
         let rec = Record::new(&History::new(r, start));
         let dir = tempfile::tempdir().unwrap();
@@ -266,7 +266,7 @@ mod tests {
 
     #[test]
     fn the_latest_unfinished_autosave_is_offered() {
-        let r = Rules::taikyoku("wikipedia").unwrap();
+        let r = Rules::new(crate::game::Game::builtin("taikyoku").unwrap(), "wikipedia").unwrap();
         let dir = tempfile::tempdir().unwrap();
         let auto = dir.path().join("autosave");
         assert!(latest_unfinished(&auto).unwrap().is_none());

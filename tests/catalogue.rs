@@ -11,7 +11,7 @@ use unicode_width::UnicodeWidthStr;
 
 #[test]
 fn three_hundred_and_one_kinds_209_in_the_setup() {
-    let game = Game::taikyoku().unwrap();
+    let game = Game::builtin("taikyoku").unwrap();
     let cat = &game.catalogue;
     assert_eq!(cat.len(), 301);
     let in_setup = cat.kinds.iter().filter(|k| k.count > 0).count();
@@ -38,7 +38,7 @@ fn three_hundred_and_one_kinds_209_in_the_setup() {
 
 #[test]
 fn every_promotion_target_exists_and_promotion_only_kinds_are_reachable() {
-    let game = Game::taikyoku().unwrap();
+    let game = Game::builtin("taikyoku").unwrap();
     let cat = &game.catalogue;
     for rs in &game.rule_sets {
         let targets: BTreeSet<u16> = cat
@@ -98,7 +98,7 @@ fn every_movement_compiles_under_every_rule_set() {
 
 #[test]
 fn rule_set_overrides_change_something() {
-    let game = Game::taikyoku().unwrap();
+    let game = Game::builtin("taikyoku").unwrap();
     let wiki = game.rule_set("wikipedia").unwrap();
     for k in &game.catalogue.kinds {
         for (name, o) in &k.overrides {
@@ -125,7 +125,7 @@ fn rule_set_overrides_change_something() {
 
 #[test]
 fn royal_pieces_and_ranks() {
-    let game = Game::taikyoku().unwrap();
+    let game = Game::builtin("taikyoku").unwrap();
     let cat = &game.catalogue;
     let royal: BTreeSet<&str> = cat
         .kinds
@@ -147,7 +147,7 @@ fn royal_pieces_and_ranks() {
 
 #[test]
 fn names_codes_kanji_and_labels() {
-    let game = Game::taikyoku().unwrap();
+    let game = Game::builtin("taikyoku").unwrap();
     let cat = &game.catalogue;
     let mut names = BTreeSet::new();
     for k in &cat.kinds {

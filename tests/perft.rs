@@ -32,6 +32,22 @@ fn perft_3_from_the_opening() {
 
 const WIKIPEDIA_PERFT_3: u64 = 23_454_170;
 
+/// Sho shogi from the opening: regression numbers computed by this program. Depth 1 by hand:
+/// modern shogi's opening has 30 moves (9 pawns, 2 lances, 2 per silver, 3 per gold, 3 for the
+/// king, 6 for the rook: 5 to its left and 1 to its right; no knight or bishop move). The drunk
+/// elephant on 5.8 takes 5.8 from the king and both golds (−3) and cuts the rook's slide left
+/// at 4.8 (−3), and has 2 moves itself (sideways to 4.8 and 6.8; every other step is blocked
+/// by its own side): 30 − 6 + 2 = 26. Depth 2 is 26 × 26: no first move changes the other
+/// side's replies.
+#[test]
+fn sho_perft_from_the_opening() {
+    let r = sho();
+    let p = r.start_position();
+    assert_eq!(r.perft(&p, 1), 26);
+    assert_eq!(r.perft(&p, 2), 676);
+    assert_eq!(r.perft(&p, 3), 17_368);
+}
+
 /// A small deterministic generator for reproducible random games.
 struct Lcg(u64);
 impl Lcg {

@@ -6,7 +6,6 @@ mod common;
 use common::{fails, ok, run};
 use std::fs;
 use std::path::Path;
-use taikyoku::history::History;
 use taikyoku::notation::position_string;
 use taikyoku::record::Record;
 use taikyoku::store::{self, Overwrite};
@@ -440,7 +439,7 @@ fn an_autosaved_game_is_found_and_resumed() {
     let r = common::rules("atsa");
     let dir = tempfile::tempdir().unwrap();
     let auto = dir.path().join("autosave");
-    let mut history = History::new(common::shared_rules("atsa"), r.start_position());
+    let mut history = common::history(r);
     let mut record = Record::new(&history);
     let path = store::start_autosave(&auto, &record).unwrap();
     // The terminal game saves after every move.

@@ -17,7 +17,7 @@ use taikyoku::position::Piece;
 use taikyoku::rules::Rules;
 
 fn rules(name: &str) -> Rules {
-    Rules::new(Game::taikyoku().unwrap(), name).unwrap()
+    Rules::new(Game::builtin("taikyoku").unwrap(), name).unwrap()
 }
 
 fn app_with(rules: Rules, pos: taikyoku::position::Position) -> App {

@@ -2,7 +2,6 @@
 #![allow(dead_code)]
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::Arc;
 use std::sync::OnceLock;
 use taikyoku::game::Game;
 use taikyoku::geometry::{Side, Square};
@@ -16,29 +15,35 @@ pub const W: Side = Side::White;
 
 fn game() -> &'static Game {
     static GAME: OnceLock<Game> = OnceLock::new();
-    GAME.get_or_init(|| Game::taikyoku().expect("the built-in data loads"))
+    GAME.get_or_init(|| Game::builtin("taikyoku").expect("the built-in data loads"))
 }
 
 /// The built-in Taikyoku rules under a rule set (compiled once per test binary).
 pub fn rules(name: &str) -> &'static Rules {
-    &RULES[name]
-}
-
-/// The same rules, to give to a [`History`].
-pub fn shared_rules(name: &str) -> Arc<Rules> {
-    RULES[name].clone()
-}
-
-static RULES: std::sync::LazyLock<BTreeMap<&'static str, Arc<Rules>>> =
-    std::sync::LazyLock::new(|| {
+    static RULES: OnceLock<BTreeMap<&'static str, Rules>> = OnceLock::new();
+    let all = RULES.get_or_init(|| {
         ["wikipedia", "umebayashi", "atsa"]
             .into_iter()
-            .map(|n| {
-                let r = Rules::new(game().clone(), n).expect("rule set compiles");
-                (n, Arc::new(r))
-            })
+            .map(|n| (n, Rules::new(game().clone(), n).expect("rule set compiles")))
             .collect()
     });
+    &all[name]
+}
+
+/// A game from `r`'s start (with its own copy of the rules, which a history owns).
+pub fn history(r: &Rules) -> History {
+    let own = Rules::new(r.game.clone(), &r.rule_set.name).expect("rule set compiles");
+    History::new(own, r.start_position())
+}
+
+/// The built-in Sho shogi under its one rule set (compiled once per test binary).
+pub fn sho() -> &'static Rules {
+    static SHO: OnceLock<Rules> = OnceLock::new();
+    SHO.get_or_init(|| {
+        let game = Game::builtin("sho").expect("the built-in data loads");
+        Rules::new(game, "standard").expect("rule set compiles")
+    })
+}
 
 pub fn sq(r: &Rules, x: i32, y: i32) -> Square {
     r.dims().square(x, y).expect("square on the board")
@@ -147,7 +152,7 @@ pub fn random_game(
     quiet: bool,
 ) -> (taikyoku::record::Record, Position) {
     let mut rng = Rng::new(seed);
-    let mut history = History::new(shared_rules(&r.rule_set.name), r.start_position());
+    let mut history = history(r);
     for ply in 0..n {
         let pos = history.position();
         let mut moves = r.legal_moves(pos);
