@@ -7,6 +7,7 @@
 //! safely and finds autosaves.
 
 pub mod betza;
+pub mod card;
 pub mod catalogue;
 pub mod error;
 pub mod explain;
@@ -16,6 +17,7 @@ pub mod history;
 pub mod movegen;
 pub mod notation;
 pub mod position;
+pub mod reach;
 pub mod record;
 pub mod rules;
 pub mod setup;
