@@ -5,6 +5,7 @@ use clap::{Args, Parser, Subcommand};
 use serde_json::json;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use taikyoku::card::{KindName, PieceCard};
 use taikyoku::catalogue::{KindId, Lookup};
 use taikyoku::explain;
 use taikyoku::game::{DataDir, Game, describe_games};
@@ -468,9 +469,9 @@ pub fn lone_destinations(
 fn piece(g: &GameArgs, rs: &Option<String>, a: PieceArgs) -> Result<(), CliError> {
     let rules = load_rules(g, rs)?;
     let k = find_piece(&rules, &a.name)?;
-    let kind = rules.catalogue().kind(k);
-    let reading = &rules.readings[k as usize];
     if a.json {
+        let kind = rules.catalogue().kind(k);
+        let reading = &rules.readings[k as usize];
         let dims = rules.dims();
         let (x, y) = match &a.at {
             Some(at) => parse_at(at)?,
@@ -488,95 +489,58 @@ fn piece(g: &GameArgs, rs: &Option<String>, a: PieceArgs) -> Result<(), CliError
         });
         return out(&v.to_string());
     }
-    out(&piece_card(&rules, k))
+    out(&piece_card(&PieceCard::new(&rules, k)))
 }
 
 /// A piece's card as text.
-pub fn piece_card(rules: &Rules, k: KindId) -> String {
-    let cat = rules.catalogue();
-    let kind = cat.kind(k);
-    let reading = &rules.readings[k as usize];
-    let mut s = String::new();
-    let mut line = |t: String| {
-        s.push_str(&t);
-        s.push('\n');
-    };
-    line(format!("{} {} ({})", kind.kanji, kind.name, kind.code));
-    if !kind.aliases.is_empty() {
-        line(format!("Also called: {}", kind.aliases.join(", ")));
+pub fn piece_card(card: &PieceCard) -> String {
+    let name = |k: &KindName| format!("{} {} ({})", k.kanji, k.name, k.code);
+    let mut lines = vec![format!("{} {} ({})", card.kanji, card.name, card.code)];
+    if !card.aliases.is_empty() {
+        lines.push(format!("Also called: {}", card.aliases.join(", ")));
     }
-    let mut facts = Vec::new();
-    if kind.count > 0 {
-        facts.push(format!("{} per side at the start", kind.count));
-    } else {
-        facts.push("only by promotion".into());
-    }
-    if kind.royal {
-        facts.push("royal".into());
-    }
-    if let Some(r) = kind.rank {
-        facts.push(format!("range-capture rank {r}"));
-    }
-    line(facts.join("; "));
-    line(format!("Rule set: {}", rules.rule_set.name));
-    line(format!("Movement (Betza): {}", reading.betza));
-    for d in explain::describe(&reading.patterns) {
-        line(format!("  - {d}"));
-    }
-    line(format!(
+    lines.push(card.facts().join("; "));
+    lines.push(format!("Rule set: {}", card.rule_set));
+    lines.push(format!("Movement (Betza): {}", card.betza));
+    lines.extend(card.movement.words.iter().map(|d| format!("  - {d}")));
+    lines.push(format!(
         "Promotes to: {}",
-        reading
-            .promotes_to
-            .map_or("does not promote".to_string(), |p| {
-                let pk = cat.kind(p);
-                format!("{} {} ({})", pk.kanji, pk.name, pk.code)
-            })
+        card.promotes_to
+            .as_ref()
+            .map_or("does not promote".to_string(), name)
     ));
-    let promoted_from: Vec<String> = (0..cat.len() as KindId)
-        .filter(|&o| rules.readings[o as usize].promotes_to == Some(k))
-        .map(|o| format!("{} ({})", cat.kind(o).name, cat.kind(o).code))
-        .collect();
-    if !promoted_from.is_empty() {
-        line(format!("Promoted from: {}", promoted_from.join(", ")));
+    if !card.promoted_from.is_empty() {
+        let from: Vec<String> = card
+            .promoted_from
+            .iter()
+            .map(|k| format!("{} ({})", k.name, k.code))
+            .collect();
+        lines.push(format!("Promoted from: {}", from.join(", ")));
     }
-    line(format!("Captures: {}", explain::capture_words(rules, k)));
-    if let Some(n) = &reading.note {
-        line(format!("This rule set: {n}"));
+    lines.push(format!("Captures: {}", card.movement.captures));
+    if let Some(n) = &card.note {
+        lines.push(format!("This rule set: {n}"));
     }
-    if let Some(src) = &kind.sources {
-        line(format!("Sources: {src}"));
+    if let Some(src) = &card.sources {
+        lines.push(format!("Sources: {src}"));
     }
-    let others: Vec<String> = rules
-        .game
-        .rule_sets
+    let others: Vec<String> = card
+        .other_readings
         .iter()
-        .filter(|r| r.name != rules.rule_set.name)
-        .filter_map(|r| {
-            let other = rules.game.reading(kind, r);
-            (other.betza != reading.betza || other.promotes_to != reading.promotes_to).then(|| {
-                format!(
-                    "{}: {}{}",
-                    r.name,
-                    other.betza,
-                    if other.promotes_to != reading.promotes_to {
-                        format!(
-                            ", promotes to {}",
-                            other
-                                .promotes_to
-                                .map_or("nothing".into(), |p| cat.kind(p).code.clone())
-                        )
-                    } else {
-                        String::new()
-                    }
-                )
-            })
+        .map(|o| {
+            let promo = o.promotes_to.as_ref().map_or(String::new(), |p| {
+                format!(", promotes to {}", p.as_deref().unwrap_or("nothing"))
+            });
+            format!("{}: {}{promo}", o.rule_set, o.betza)
         })
         .collect();
     if !others.is_empty() {
-        line(format!("Other rule sets: {}", others.join("; ")));
+        lines.push(format!("Other rule sets: {}", others.join("; ")));
     }
-    line(String::new());
-    s.push_str(&explain::diagram(&reading.patterns));
+    lines.push(String::new());
+    let mut s = lines.join("\n");
+    s.push('\n');
+    s.push_str(&card.movement.diagram);
     s.push_str(explain::LEGEND);
     s
 }

@@ -6,6 +6,7 @@
 //! safely and finds autosaves.
 
 pub mod betza;
+pub mod card;
 pub mod catalogue;
 pub mod error;
 pub mod explain;
@@ -14,6 +15,7 @@ pub mod geometry;
 pub mod movegen;
 pub mod notation;
 pub mod position;
+pub mod reach;
 pub mod record;
 pub mod rules;
 pub mod setup;

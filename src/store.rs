@@ -244,7 +244,7 @@ mod tests {
 
     #[test]
     fn saving_never_replaces_what_is_not_a_record() {
-        let r = Rules::new(crate::game::Game::builtin("taikyoku").unwrap(), "wikipedia").unwrap();
+        let r = Rules::builtin("taikyoku", "wikipedia").unwrap();
         let rec = Record::new(&r, &r.start_position());
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("g.toml");
@@ -264,7 +264,7 @@ mod tests {
 
     #[test]
     fn the_latest_unfinished_autosave_is_offered() {
-        let r = Rules::new(crate::game::Game::builtin("taikyoku").unwrap(), "wikipedia").unwrap();
+        let r = Rules::builtin("taikyoku", "wikipedia").unwrap();
         let dir = tempfile::tempdir().unwrap();
         let auto = dir.path().join("autosave");
         assert!(latest_unfinished(&auto).unwrap().is_none());

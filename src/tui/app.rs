@@ -8,11 +8,13 @@ use ratatui::crossterm::event::{
 };
 use std::path::PathBuf;
 use std::time::Duration;
+use taikyoku::card::Cards;
 use taikyoku::catalogue::{KindId, Lookup};
-use taikyoku::geometry::{Side, Square, Vec2};
+use taikyoku::geometry::{Side, Square};
 use taikyoku::movegen::Move;
 use taikyoku::notation;
 use taikyoku::position::{EndReason, Outcome, Piece, Position};
+use taikyoku::reach;
 use taikyoku::record::{Record, Replay};
 use taikyoku::rules::Rules;
 use taikyoku::store::{self, Overwrite};
@@ -21,18 +23,7 @@ use taikyoku::store::{self, Overwrite};
 pub const ZOOM_WIDTHS: [u16; 3] = [3, 4, 6];
 
 /// Overlay flags of a square.
-pub mod mark {
-    pub const QUIET: u8 = 1;
-    pub const CAPTURE: u8 = 2;
-    pub const JUMP: u8 = 4;
-    /// A piece taken on the way (lion step, igui) rather than at the destination.
-    pub const TAKEN_ON_WAY: u8 = 8;
-    /// A piece a range capturer flies over and removes.
-    pub const RANGE_VICTIM: u8 = 16;
-    pub const PROMOTE: u8 = 32;
-    /// A square where a multi-leg move can stop and go on.
-    pub const STOP: u8 = 64;
-}
+pub use taikyoku::reach::mark;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PromptKind {
@@ -166,6 +157,8 @@ pub struct App {
     pub selection: Option<Selection>,
     /// Overlay flags per square for the piece under the cursor (or the selection).
     pub overlay: Vec<u8>,
+    /// Piece cards, built when first shown.
+    pub cards: Cards,
     /// The kind shown in the side panel when no piece is under the cursor (after a find).
     pub inspect: Option<KindId>,
     pub mode: Mode,
@@ -181,7 +174,9 @@ impl App {
     pub fn new(rules: Rules, start: Position, keymap: Keymap, theme: Theme, ascii: bool) -> App {
         let n = rules.dims().len();
         let record = Record::new(&rules, &start);
+        let cards = Cards::new(&rules);
         let mut app = App {
+            cards,
             game: Game::new(start),
             shown: 0,
             record,
@@ -927,40 +922,24 @@ impl App {
         ));
     }
 
-    /// Recomputes the overlay for the selection or the piece under the cursor.
+    /// Recomputes the overlay for the selection or the piece under the cursor: the same marks
+    /// either way, from the piece's moves with every path.
     pub fn refresh_overlay(&mut self) {
         self.overlay.iter_mut().for_each(|f| *f = 0);
-        if let Some(sel) = &self.selection {
-            let k = sel.legs.len();
-            let pos = &self.game.positions[self.shown];
-            for m in sel.candidates() {
-                let next = if m.path().len() > k {
-                    m.path()[k]
-                } else {
-                    m.to
-                };
-                let stop = m.path().len() > k;
-                let i = next.0 as usize;
-                self.overlay[i] |= if stop { mark::STOP } else { 0 };
-                self.overlay[i] |= match pos.piece_at(next) {
-                    Some(p) if p.side != pos.to_move() => mark::CAPTURE,
-                    _ if !stop => mark::QUIET,
-                    _ => 0,
-                };
-                if !stop && m.promotes() {
-                    self.overlay[i] |= mark::PROMOTE;
+        let pos = &self.game.positions[self.shown];
+        let marks = match &self.selection {
+            Some(sel) => reach::reach(&self.rules, pos, sel.candidates(), sel.legs.len()),
+            None => {
+                let sq = self.cursor_square();
+                if pos.piece_at(sq).is_none() {
+                    return;
                 }
+                let moves = self.rules.moves_from_all_paths(pos, sq);
+                reach::reach(&self.rules, pos, &moves, 0)
             }
-            return;
-        }
-        let sq = self.cursor_square();
-        if self.pos().piece_at(sq).is_none() {
-            return;
-        }
-        let moves = self.rules.moves_from(self.pos(), sq);
-        let marks = overlay_marks(&self.rules, self.pos(), &moves);
-        for (i, f) in marks {
-            self.overlay[i] |= f;
+        };
+        for (sq, f) in marks {
+            self.overlay[sq.0 as usize] |= f;
         }
     }
 
@@ -1231,57 +1210,6 @@ impl App {
             Some(p) => Some((p.kind, Some(p))),
             None => self.inspect.map(|k| (k, None)),
         }
-    }
-}
-
-/// Overlay flags of a piece's moves: destinations (quiet or capture, jump, promotion) and the
-/// pieces taken on the way or flown over.
-pub fn overlay_marks(rules: &Rules, pos: &Position, moves: &[Move]) -> Vec<(usize, u8)> {
-    let mut out = Vec::new();
-    for m in moves {
-        let captures = rules.captures(pos, m);
-        let last = m.path().last().copied().unwrap_or(m.from);
-        let mut f = if captures.contains(&m.to) && m.to != m.from {
-            mark::CAPTURE
-        } else {
-            mark::QUIET
-        };
-        if is_jump(pos, last, m.to) {
-            f |= mark::JUMP;
-        }
-        if m.promotes() {
-            f |= mark::PROMOTE;
-        }
-        if m.to != m.from {
-            out.push((m.to.0 as usize, f));
-        }
-        for c in captures.iter().filter(|&&c| c != m.to) {
-            let on_way = m.path().contains(c);
-            out.push((
-                c.0 as usize,
-                if on_way {
-                    mark::TAKEN_ON_WAY
-                } else {
-                    mark::RANGE_VICTIM
-                },
-            ));
-        }
-    }
-    out
-}
-
-/// Whether going from `a` to `b` passes over a piece or is not along a line (a leap).
-fn is_jump(pos: &Position, a: Square, b: Square) -> bool {
-    let dims = pos.dims();
-    let (ax, ay) = dims.xy(a);
-    let (bx, by) = dims.xy(b);
-    let v = Vec2::new(bx - ax, by - ay);
-    match v.unit() {
-        None => v.king_len() > 0,
-        Some(u) => (1..v.king_len()).any(|k| {
-            dims.square(ax + u.x * k, ay + u.y * k)
-                .is_some_and(|s| pos.piece_at(s).is_some())
-        }),
     }
 }
 

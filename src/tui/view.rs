@@ -8,8 +8,6 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
-use taikyoku::explain;
-use taikyoku::explain::capture_words;
 use taikyoku::geometry::Side;
 use unicode_width::UnicodeWidthStr;
 
@@ -298,12 +296,10 @@ fn draw_card(app: &App, area: Rect, buf: &mut Buffer) {
     match app.shown_piece() {
         None => lines.push(Line::from("An empty square.")),
         Some((kind, piece)) => {
-            let cat = app.rules.catalogue();
-            let k = cat.kind(kind);
-            let reading = &app.rules.readings[kind as usize];
+            let card = app.cards.get(&app.rules, kind);
             lines.push(Line::from(vec![
-                Span::styled(format!("{} ", k.kanji), t.title),
-                Span::styled(format!("{} ({})", k.name, k.code), t.title),
+                Span::styled(format!("{} ", card.kanji), t.title),
+                Span::styled(format!("{} ({})", card.name, card.code), t.title),
             ]));
             let mut facts = Vec::new();
             match piece {
@@ -315,33 +311,27 @@ fn draw_card(app: &App, area: Rect, buf: &mut Buffer) {
                 }
                 None => facts.push("not under the cursor".into()),
             }
-            if k.royal {
+            if card.royal {
                 facts.push("royal".into());
             }
-            if let Some(r) = k.rank {
+            if let Some(r) = card.rank {
                 facts.push(format!("rank {r}"));
             }
             lines.push(Line::from(facts.join(" · ")));
             lines.push(Line::from(format!(
                 "Betza ({}): {}",
-                app.rules.rule_set.name, reading.betza
+                card.rule_set, card.betza
             )));
-            for l in explain::describe(&reading.patterns) {
+            for l in &card.movement.words {
                 lines.push(Line::from(format!("· {l}")));
             }
-            let promo = match (piece.map(|p| p.promoted), reading.promotes_to) {
+            let promo = match (piece.map(|p| p.promoted), &card.promotes_to) {
                 (Some(true), _) => "already promoted: no further promotion".to_string(),
                 (_, None) => "does not promote".to_string(),
-                (_, Some(p)) => {
-                    let pk = cat.kind(p);
-                    format!("promotes to {} {} ({})", pk.kanji, pk.name, pk.code)
-                }
+                (_, Some(pk)) => format!("promotes to {} {} ({})", pk.kanji, pk.name, pk.code),
             };
             lines.push(Line::from(promo));
-            lines.push(Line::from(format!(
-                "Captures: {}",
-                capture_words(&app.rules, kind)
-            )));
+            lines.push(Line::from(format!("Captures: {}", card.movement.captures)));
             let moves = app
                 .overlay
                 .iter()
@@ -352,7 +342,7 @@ fn draw_card(app: &App, area: Rect, buf: &mut Buffer) {
                     "{moves} squares it can reach from here"
                 )));
             }
-            for row in explain::diagram(&reading.patterns).lines() {
+            for row in card.movement.diagram.lines() {
                 lines.push(Line::styled(row.to_string(), t.label));
             }
         }

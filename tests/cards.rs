@@ -1,0 +1,336 @@
+//! Piece cards agree with the move generator: for every kind under every rule set, what the
+//! words claim (each direction and distance) is what the generator gives a lone Black piece in
+//! the middle of the board, and the other way round; the diagram marks exactly the squares the
+//! generator reaches. Also golden cards (words, captures, diagram) for review.
+
+mod common;
+use common::*;
+use std::collections::BTreeSet;
+use taikyoku::card::PieceCard;
+use taikyoku::catalogue::KindId;
+use taikyoku::explain::Movement;
+use taikyoku::rules::Rules;
+
+const C: i32 = 17;
+type Off = (i32, i32);
+
+/// The piece on the centre, with White pawns on every square at the distances `ring` selects:
+/// (destinations of moves without stops, of range moves, of moves with stops, stops).
+struct Seen {
+    single: BTreeSet<Off>,
+    range: BTreeSet<Off>,
+    multi: BTreeSet<Off>,
+    first_legs: BTreeSet<Off>,
+}
+
+fn seen(r: &Rules, code: &str, ring: impl Fn(i32) -> bool) -> Seen {
+    let mut pieces = vec![(code, B, C, C)];
+    for y in 0..36 {
+        for x in 0..36 {
+            let d = (x - C).abs().max((y - C).abs());
+            if d > 0 && ring(d) {
+                pieces.push(("P", W, x, y));
+            }
+        }
+    }
+    let p = position(r, B, &pieces);
+    let off = |s| {
+        let (x, y) = r.dims().xy(s);
+        (x - C, y - C)
+    };
+    let mut s = Seen {
+        single: BTreeSet::new(),
+        range: BTreeSet::new(),
+        multi: BTreeSet::new(),
+        first_legs: BTreeSet::new(),
+    };
+    for m in r.moves_from_all_paths(&p, sq(r, C, C)) {
+        match m.path().first() {
+            None => {
+                s.single.insert(off(m.to));
+                if m.is_range() {
+                    s.range.insert(off(m.to));
+                }
+            }
+            Some(&first) => {
+                s.multi.insert(off(m.to));
+                let (x, y) = off(first);
+                s.first_legs.insert((x.signum(), y.signum()));
+                for &stop in m.path() {
+                    s.multi.insert(off(stop));
+                }
+            }
+        }
+    }
+    s
+}
+
+fn unit(name: &str) -> Off {
+    match name {
+        "forward" => (0, 1),
+        "backward" => (0, -1),
+        "left" => (-1, 0),
+        "right" => (1, 0),
+        "forward-left" => (-1, 1),
+        "forward-right" => (1, 1),
+        "backward-left" => (-1, -1),
+        "backward-right" => (1, -1),
+        _ => panic!("unknown direction {name:?}"),
+    }
+}
+
+const ALL: [Off; 8] = [
+    (-1, 1),
+    (0, 1),
+    (1, 1),
+    (-1, 0),
+    (1, 0),
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+];
+
+/// The directions or vectors a words line names.
+fn directions(text: &str) -> Vec<Off> {
+    match text {
+        "in every direction" | "in any direction" => ALL.to_vec(),
+        "orthogonally" => ALL.iter().copied().filter(|d| d.0 * d.1 == 0).collect(),
+        "diagonally" => ALL.iter().copied().filter(|d| d.0 * d.1 != 0).collect(),
+        _ if text.starts_with('(') => text
+            .trim_start_matches('(')
+            .trim_end_matches(')')
+            .split("), (")
+            .map(|v| {
+                let (f, s) = v.split_once(", ").unwrap();
+                let num = |t: &str| t.split(' ').next().unwrap().parse::<i32>().unwrap();
+                let y = if f.ends_with("back") { -num(f) } else { num(f) };
+                let x = if s.ends_with("left") { -num(s) } else { num(s) };
+                (x, y)
+            })
+            .collect(),
+        _ => text.split([',', '/']).map(|n| unit(n.trim())).collect(),
+    }
+}
+
+fn edge(d: Off) -> i32 {
+    (1..).take_while(|&n| on_board(d.0 * n, d.1 * n)).count() as i32
+}
+
+fn on_board(x: i32, y: i32) -> bool {
+    (0..36).contains(&(C + x)) && (0..36).contains(&(C + y))
+}
+
+fn ordinal(t: &str) -> i32 {
+    t.trim_end_matches(|c: char| c.is_alphabetic())
+        .parse()
+        .unwrap()
+}
+
+/// Checks one single-leg line of words against the generator; returns the squares it claims.
+fn check_line(r: &Rules, code: &str, class: &str, dirs: &[Off], empty: &Seen) -> BTreeSet<Off> {
+    let mut claimed = BTreeSet::new();
+    let capturing_only = class.ends_with("(capturing only)");
+    let class = class
+        .trim_end_matches(" (capturing only)")
+        .trim_end_matches(" (not capturing)");
+    let ctx = format!("{code} under {}: {class:?}", r.rule_set.name);
+    for &d in dirs {
+        let at = |n: i32| (d.0 * n, d.1 * n);
+        let e = edge(d);
+        if d.0.abs() > 1 || d.1.abs() > 1 {
+            // An oblique leap: there on the empty board, and over a ring of pieces.
+            assert!(empty.single.contains(&d), "{ctx}: {d:?} not reached");
+            if class == "jumps" {
+                assert!(
+                    seen(r, code, |n| n == 1).single.contains(&d),
+                    "{ctx}: no jump to {d:?}"
+                );
+            }
+            claimed.insert(d);
+            continue;
+        }
+        let reach = |n: i32| {
+            if capturing_only {
+                seen(r, code, |k| k == n).single.contains(&at(n))
+            } else {
+                empty.single.contains(&at(n))
+            }
+        };
+        if let Some(rest) = class.strip_prefix("jumps to the ") {
+            let (ks, then) = rest.split_once(" square").unwrap();
+            let ks: Vec<i32> = ks
+                .split([',', ' '])
+                .filter(|t| t.len() > 2)
+                .map(ordinal)
+                .collect();
+            for &k in &ks {
+                let over = seen(r, code, |n| n == k - 1);
+                assert!(
+                    over.single.contains(&at(k)),
+                    "{ctx}: no jump to {:?}",
+                    at(k)
+                );
+                let on = if then.contains("any distance") {
+                    e - k
+                } else if let Some(n) = then.strip_prefix(", then on up to ") {
+                    n.split(' ').next().unwrap().parse().unwrap()
+                } else {
+                    0
+                };
+                for n in k..=k + on {
+                    assert!(
+                        over.single.contains(&at(n)),
+                        "{ctx}: {:?} not reached",
+                        at(n)
+                    );
+                    claimed.insert(at(n));
+                }
+            }
+            continue;
+        }
+        if capturing_only && class.starts_with("any distance, jumping over") {
+            // It jumps to capture only: over a piece on the 1st square, onto one further on.
+            for n in 2..=e {
+                let screened = seen(r, code, |k| k == 1 || k == n);
+                assert!(
+                    screened.single.contains(&at(n)),
+                    "{ctx}: no capture at {:?}",
+                    at(n)
+                );
+            }
+            continue;
+        }
+        let far = match class {
+            "1 square" => 1,
+            c if c.starts_with("up to ") => c[6..].split(' ').next().unwrap().parse().unwrap(),
+            _ => e,
+        };
+        for n in 1..=far {
+            assert!(reach(n), "{ctx}: {:?} not reached", at(n));
+            claimed.insert(at(n));
+        }
+        if class.starts_with("any distance, jumping over")
+            || class.starts_with("any distance by range")
+        {
+            let over = seen(r, code, |n| n == 1);
+            assert!(over.single.contains(&at(2)), "{ctx}: does not pass a piece");
+            if class.contains("range") {
+                assert!(over.range.contains(&at(2)), "{ctx}: not a range move");
+            }
+        }
+    }
+    claimed
+}
+
+/// Every claim of a card's words and diagram holds, and every generated move is claimed.
+fn check_card(r: &Rules, k: KindId) {
+    let code = r.catalogue().kind(k).code.clone();
+    let m = Movement::of(r, k);
+    let empty = seen(r, &code, |_| false);
+    let ring = seen(r, &code, |n| n == 1);
+    let mut claimed = BTreeSet::new();
+    let mut first_legs = BTreeSet::new();
+    for line in &m.words {
+        match line.split_once(": ") {
+            Some((class, dirs)) if !class.contains(", then ") || class.starts_with("jumps") => {
+                claimed.extend(check_line(r, &code, class, &directions(dirs), &empty));
+            }
+            _ => {
+                // A multi-leg way: "<distance> <directions>[ action], then …".
+                let first = line.split(", then ").next().unwrap();
+                let first = first
+                    .trim_end_matches(" to an empty square")
+                    .trim_end_matches(", capturing there if an enemy stands there")
+                    .trim_end_matches(", capturing there");
+                let dirs = match first.rsplit(' ').next().unwrap() {
+                    "direction" => "in any direction",
+                    d => d,
+                };
+                for d in directions(dirs) {
+                    assert!(
+                        empty.first_legs.contains(&d) || ring.first_legs.contains(&d),
+                        "{code} under {}: {line:?}: no multi-leg move starts {d:?}",
+                        r.rule_set.name
+                    );
+                    first_legs.insert(d);
+                }
+            }
+        }
+    }
+    let name = &r.rule_set.name;
+    for v in &empty.single {
+        assert!(
+            claimed.contains(v),
+            "{code} under {name}: the words do not say it reaches {v:?}: {:#?}",
+            m.words
+        );
+    }
+    for d in empty.first_legs.union(&ring.first_legs) {
+        assert!(
+            first_legs.contains(d),
+            "{code} under {name}: the words miss the multi-leg moves starting {d:?}: {:#?}",
+            m.words
+        );
+    }
+    // The diagram marks every square reached on the empty board, and only squares reached.
+    let rows: Vec<&str> = m.diagram.lines().collect();
+    let radius = rows.len() as i32 / 2;
+    for (i, row) in rows.iter().enumerate() {
+        for (j, c) in row.chars().step_by(2).enumerate() {
+            let v = (j as i32 - radius, radius - i as i32);
+            if v == (0, 0) {
+                continue;
+            }
+            let reached = empty.single.contains(&v) || empty.multi.contains(&v);
+            let shown = c != '·' && c != '☖';
+            let near = ring.single.contains(&v) || ring.multi.contains(&v);
+            assert!(
+                shown == reached || (shown && near),
+                "{code} under {name}: diagram square {v:?} is {c:?}:\n{}",
+                m.diagram
+            );
+        }
+    }
+}
+
+#[test]
+fn words_and_diagrams_agree_with_the_generator() {
+    for name in ["wikipedia", "umebayashi", "atsa"] {
+        let r = rules(name);
+        for k in &r.catalogue().kinds {
+            check_card(r, k.id);
+        }
+    }
+}
+
+fn cards(name: &str) -> String {
+    let r = rules(name);
+    let mut out = String::new();
+    for k in &r.catalogue().kinds {
+        let card = PieceCard::new(r, k.id);
+        out.push_str(&format!("{} {} {}\n", card.code, card.name, card.betza));
+        for w in &card.movement.words {
+            out.push_str(&format!("  - {w}\n"));
+        }
+        out.push_str(&format!("  captures: {}\n", card.movement.captures));
+        for row in card.movement.diagram.lines() {
+            out.push_str(&format!("  {row}\n"));
+        }
+    }
+    out
+}
+
+#[test]
+fn golden_cards_wikipedia() {
+    insta::assert_snapshot!("wikipedia", cards("wikipedia"));
+}
+
+#[test]
+fn golden_cards_umebayashi() {
+    insta::assert_snapshot!("umebayashi", cards("umebayashi"));
+}
+
+#[test]
+fn golden_cards_atsa() {
+    insta::assert_snapshot!("atsa", cards("atsa"));
+}
