@@ -663,7 +663,10 @@ fn record_new(g: &GameArgs, rs: &Option<String>, a: RecordNewArgs) -> Result<(),
 }
 
 /// Appends moves only if every one is legal, so a typo leaves the record as it was.
+/// The record stays locked from reading to replacing it, so that another writer at the same
+/// time waits and then sees these moves (or fails with a message), never loses them.
 fn record_add(g: &GameArgs, a: RecordAddArgs) -> Result<(), CliError> {
+    let lock = store::lock(&a.file)?;
     let (mut record, replay) = load_replay(g, &a.file)?;
     let rules = replay.rules;
     let mut pos = replay.final_position;
@@ -673,7 +676,8 @@ fn record_add(g: &GameArgs, a: RecordAddArgs) -> Result<(), CliError> {
             .map_err(|e| CliError(format!("{e}; the record is unchanged")))?;
     }
     // The file was just loaded as a record, so replacing it loses nothing.
-    store::save(&a.file, &record, Overwrite::Record)?;
+    lock.save(&record, Overwrite::Record)?;
+    drop(lock);
     let n = record.moves().len();
     for m in &record.moves()[n - a.moves.len()..] {
         out(m)?;

@@ -175,6 +175,11 @@ pub enum RecordError {
     /// Saving would replace a file that exists (and no overwrite was asked for).
     #[error("{file}: the file already exists; not overwriting it")]
     Exists { file: String },
+    /// Saving would replace changes another program made since this one read or wrote it.
+    #[error(
+        "{file}: the file was changed by another program since this game was loaded or saved; not overwriting it"
+    )]
+    Changed { file: String },
     /// Saving would replace a file that is not a record, which may be someone's data.
     #[error("{file}: the file exists and is not a game record, so it is not overwritten: {reason}")]
     NotARecord { file: String, reason: DataError },

@@ -1,13 +1,17 @@
 //! Writing records so that none is ever lost: every write is atomic (a temporary file in the
 //! same directory, flushed and synced, renamed over the target, then the directory synced),
-//! and a file that is not a record is never replaced unless asked. Also where autosaves live
-//! and which unfinished game to offer to resume.
+//! and a file that is not a record is never replaced unless asked. Writers take an exclusive
+//! lock on the record's directory from reading the record to renaming the new one over it, so
+//! two programs adding moves one after the other each see the other's moves; under that lock
+//! any temporary file left beside the record is a dead writer's, and is removed. A save goes
+//! through a symbolic link to its target and keeps the target's permissions (and owner, where
+//! allowed). Also where autosaves live and which unfinished game to offer to resume.
 
 use crate::record::{Record, RecordError};
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// What a save may replace.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -17,46 +21,206 @@ pub enum Overwrite {
     /// A file that loads as a record (saving a game again); never anything else, which may be
     /// someone's data or a record damaged in a way they will want to repair by hand.
     Record,
+    /// Only a file that still holds exactly what this program last read or wrote there (the
+    /// [`Stamp`] of those bytes), or no file: another program's changes are never replaced.
+    Unchanged(Stamp),
     /// Anything (only when the user asked, as with `--force`).
     Always,
 }
 
-/// Saves a record atomically, replacing only what `overwrite` allows.
-pub fn save(path: &Path, record: &Record, overwrite: Overwrite) -> Result<(), RecordError> {
-    let file = path.display().to_string();
+/// A digest of a file's bytes, to tell whether it changed since it was read or written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stamp([u8; 32]);
+
+impl Stamp {
+    pub fn of(bytes: &[u8]) -> Stamp {
+        use sha2::{Digest, Sha256};
+        Stamp(Sha256::digest(bytes).into())
+    }
+}
+
+/// The stamp of what `path` holds now (`None` when there is no file).
+pub fn stamp(path: &Path) -> io::Result<Option<Stamp>> {
+    match read_file(path) {
+        Ok(bytes) => Ok(Some(Stamp::of(&bytes))),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// How long a writer waits for another to finish before giving up with a message.
+const LOCK_WAIT: Duration = Duration::from_secs(10);
+
+/// A record file locked for writing: its directory is locked until this is dropped.
+pub struct Lock {
+    /// The path as the user gave it, for messages.
+    shown: String,
+    /// Where the bytes go: the path with symbolic links followed.
+    target: PathBuf,
+    _dir: Option<File>,
+}
+
+/// Locks the record at `path` for reading and replacing it (waiting a while for another
+/// writer to finish).
+pub fn lock(path: &Path) -> Result<Lock, RecordError> {
+    let shown = path.display().to_string();
     let io = |source| RecordError::Io {
-        file: file.clone(),
+        file: shown.clone(),
         source,
     };
-    match overwrite {
-        Overwrite::Always => {}
-        Overwrite::Never => {
-            if fs::symlink_metadata(path).is_ok() {
-                return Err(RecordError::Exists { file });
+    let target = resolve(path).map_err(io)?;
+    let dir = lock_dir(parent(&target)).map_err(io)?;
+    let lock = Lock {
+        shown: shown.clone(),
+        target,
+        _dir: dir,
+    };
+    lock.remove_stale_temporaries();
+    Ok(lock)
+}
+
+impl Lock {
+    fn io(&self, source: io::Error) -> RecordError {
+        RecordError::Io {
+            file: self.shown.clone(),
+            source,
+        }
+    }
+
+    /// Saves a record atomically, replacing only what `overwrite` allows; returns the stamp
+    /// of what was written.
+    pub fn save(&self, record: &Record, overwrite: Overwrite) -> Result<Stamp, RecordError> {
+        let file = self.shown.clone();
+        let path = &self.target;
+        match overwrite {
+            Overwrite::Always => {}
+            Overwrite::Never => {
+                if fs::symlink_metadata(path).is_ok() {
+                    return Err(RecordError::Exists { file });
+                }
+            }
+            Overwrite::Record => match Record::load(path) {
+                Ok(_) => {}
+                Err(RecordError::Io { source, .. }) if source.kind() == io::ErrorKind::NotFound => {
+                }
+                Err(RecordError::Data(mut reason)) => {
+                    reason.file = file.clone();
+                    return Err(RecordError::NotARecord { file, reason });
+                }
+                Err(RecordError::Io { source, .. }) => return Err(self.io(source)),
+                Err(e) => return Err(e),
+            },
+            Overwrite::Unchanged(last) => {
+                if stamp(path)
+                    .map_err(|e| self.io(e))?
+                    .is_some_and(|now| now != last)
+                {
+                    return Err(RecordError::Changed { file });
+                }
             }
         }
-        Overwrite::Record => match Record::load(path) {
-            Ok(_) => {}
-            Err(RecordError::Io { source, .. }) if source.kind() == io::ErrorKind::NotFound => {}
-            Err(RecordError::Data(reason)) => return Err(RecordError::NotARecord { file, reason }),
-            Err(e) => return Err(e),
-        },
+        let bytes = record.to_toml();
+        write_atomic(path, bytes.as_bytes()).map_err(|e| self.io(e))?;
+        Ok(Stamp::of(bytes.as_bytes()))
     }
-    write_atomic(path, record.to_toml().as_bytes()).map_err(io)
+
+    /// Under the lock no other writer is at work, so a temporary file of this record is one
+    /// that a writer killed before its rename left behind.
+    fn remove_stale_temporaries(&self) {
+        let Some(name) = self.target.file_name() else {
+            return;
+        };
+        let prefix = format!(".{}.", name.to_string_lossy());
+        let Ok(entries) = fs::read_dir(parent(&self.target)) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let n = entry.file_name();
+            let ours = n
+                .to_string_lossy()
+                .strip_prefix(&prefix)
+                .and_then(|rest| rest.strip_suffix(".tmp"))
+                .and_then(|id| id.split_once('-'))
+                .is_some_and(|(pid, n)| {
+                    [pid, n]
+                        .iter()
+                        .all(|t| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()))
+                });
+            if ours {
+                let _ = fs::remove_file(entry.path());
+            }
+        }
+    }
+}
+
+/// Saves a record atomically, replacing only what `overwrite` allows (see [`Lock::save`]).
+pub fn save(path: &Path, record: &Record, overwrite: Overwrite) -> Result<(), RecordError> {
+    lock(path)?.save(record, overwrite).map(|_| ())
+}
+
+/// Where a write to `path` must go: through symbolic links to their final target (a link
+/// to a file not yet there is followed to where the file will be).
+fn resolve(path: &Path) -> io::Result<PathBuf> {
+    let mut path = path.to_path_buf();
+    for _ in 0..40 {
+        match fs::symlink_metadata(&path) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let link = fs::read_link(&path)?;
+                path = parent(&path).join(link);
+            }
+            _ => return Ok(path),
+        }
+    }
+    Err(io::Error::other("too many levels of symbolic links"))
+}
+
+/// The directory a file is in (`.` for a bare name).
+fn parent(path: &Path) -> &Path {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    }
+}
+
+/// An exclusive advisory lock on a directory, waiting up to [`LOCK_WAIT`] for it. (Only
+/// where directories can be opened as files; elsewhere writes are not locked.)
+fn lock_dir(dir: &Path) -> io::Result<Option<File>> {
+    if !cfg!(unix) {
+        return Ok(None);
+    }
+    let file = File::open(dir)?;
+    let start = Instant::now();
+    loop {
+        match file.try_lock() {
+            Ok(()) => return Ok(Some(file)),
+            Err(fs::TryLockError::WouldBlock) if start.elapsed() < LOCK_WAIT => {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            Err(fs::TryLockError::WouldBlock) => {
+                return Err(io::Error::new(
+                    io::ErrorKind::WouldBlock,
+                    "another program has been writing in this directory for 10 s; not saving",
+                ));
+            }
+            Err(fs::TryLockError::Error(e)) => return Err(e),
+        }
+    }
 }
 
 /// Replaces `path`'s contents with `bytes` so that, whenever the program or the machine
-/// stops, the file holds either the old contents or the new, never a mix.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
+/// stops, the file holds either the old contents or the new, never a mix. The new file gets
+/// the old one's permissions, and its owner where allowed.
+fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let dir = parent(path);
     let name = path.file_name().ok_or_else(|| {
         io::Error::new(io::ErrorKind::InvalidInput, "the path does not name a file")
     })?;
+    let old = fs::metadata(path).ok();
     let (tmp, mut file) = create_temp(dir, &name.to_string_lossy())?;
     let written = (|| {
+        if let Some(old) = &old {
+            keep_identity(&file, old)?;
+        }
         file.write_all(bytes)?;
         file.flush()?;
         file.sync_all()?;
@@ -68,6 +232,18 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
         return Err(e);
     }
     sync_dir(dir)
+}
+
+/// Gives the new file the old one's permissions and (where the user may) owner and group.
+fn keep_identity(file: &File, old: &fs::Metadata) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        // Only root may give a file away; a group the user is in is allowed, else kept.
+        let _ = std::os::unix::fs::fchown(file, Some(old.uid()), Some(old.gid()))
+            .or_else(|_| std::os::unix::fs::fchown(file, None, Some(old.gid())));
+    }
+    file.set_permissions(old.permissions())
 }
 
 /// A new hidden file beside the target, so the rename stays on one file system.
@@ -312,5 +488,37 @@ mod tests {
         assert!(latest_unfinished(dir.path()).unwrap().is_none());
         let e = read_file(&fifo).unwrap_err();
         assert!(e.to_string().contains("not a regular file"), "{e}");
+    }
+
+    #[test]
+    fn a_save_never_replaces_another_program_s_changes() {
+        let r = Rules::new(crate::game::Game::builtin("taikyoku").unwrap(), "wikipedia").unwrap();
+        let pos = r.start_position();
+        let rec = Record::new(&r, &pos);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("g.toml");
+        let first = lock(&path).unwrap().save(&rec, Overwrite::Never).unwrap();
+        assert_eq!(stamp(&path).unwrap(), Some(first));
+        // Another program adds a move.
+        let mut other = rec.clone();
+        other
+            .push_text(&r, &mut pos.clone(), "19.26-19.25")
+            .unwrap();
+        save(&path, &other, Overwrite::Record).unwrap();
+        // This one, still at the start, may not replace it...
+        let e = lock(&path)
+            .unwrap()
+            .save(&rec, Overwrite::Unchanged(first))
+            .unwrap_err();
+        assert!(matches!(e, RecordError::Changed { .. }), "{e}");
+        assert_eq!(Record::load(&path).unwrap().moves(), other.moves());
+        // ...but may save again what it wrote itself, or where nothing is.
+        let now = stamp(&path).unwrap().unwrap();
+        lock(&path)
+            .unwrap()
+            .save(&rec, Overwrite::Unchanged(now))
+            .unwrap();
+        let fresh = dir.path().join("h.toml");
+        save(&fresh, &rec, Overwrite::Unchanged(now)).unwrap();
     }
 }

@@ -316,3 +316,71 @@ fn data_files_stay_in_the_data_directory_and_are_regular() {
         "{e}"
     );
 }
+
+/// Two `record add` at once on one record: every move a command reported added is in the
+/// file (before the lock, 144 of 150 racing pairs lost one).
+#[test]
+fn racing_writers_lose_no_move() {
+    let dir = tempfile::tempdir().unwrap();
+    for pair in 0..12 {
+        let file = dir.path().join(format!("g{pair}.toml"));
+        let f = file.to_str().unwrap();
+        ok(&["record", "new", f]);
+        let spawn = |mv: &str| {
+            std::process::Command::new(env!("CARGO_BIN_EXE_taikyoku"))
+                .args(["record", "add", f, mv])
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        };
+        // Black's move then White's is a game; White's first is refused (not its turn).
+        let (a, b) = (spawn("19.26-19.25"), spawn("18.11-18.12"));
+        let outs = [a.wait_with_output().unwrap(), b.wait_with_output().unwrap()];
+        let added = outs.iter().filter(|o| o.status.success()).count();
+        for o in outs.iter().filter(|o| !o.status.success()) {
+            let e = String::from_utf8_lossy(&o.stderr);
+            assert!(e.contains("it is black's turn"), "{e}");
+        }
+        let check = ok(&["check", f]);
+        assert!(
+            check.contains(&format!("moves: {added}")),
+            "pair {pair}: {check}"
+        );
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_save_keeps_the_file_s_identity() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("games").join("g.toml");
+    std::fs::create_dir(target.parent().unwrap()).unwrap();
+    ok(&["record", "new", target.to_str().unwrap()]);
+    std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let link = dir.path().join("link.toml");
+    std::os::unix::fs::symlink("games/g.toml", &link).unwrap();
+    // A temporary file of a writer killed before its rename.
+    let stale = target.with_file_name(".g.toml.4194304-0.tmp");
+    std::fs::write(&stale, "half a record").unwrap();
+    ok(&["record", "add", link.to_str().unwrap(), "19.26-19.25"]);
+    // The link is still a link, and the move went to its target, which stays private.
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert!(ok(&["check", target.to_str().unwrap()]).contains("moves: 1"));
+    let mode = std::fs::metadata(&target).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o600);
+    assert!(
+        !stale.exists(),
+        "the dead writer's temporary file is cleaned up"
+    );
+    let names: Vec<_> = std::fs::read_dir(target.parent().unwrap())
+        .unwrap()
+        .collect();
+    assert_eq!(names.len(), 1);
+}
