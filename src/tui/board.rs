@@ -104,7 +104,23 @@ impl Board {
         board
     }
 
-    /// Squares in the board part of the screen: a row of file labels on top, rank labels left.
+    /// The part of the board area the whole board needs at this zoom, centred in it: a small
+    /// board (Sho shogi's 9×9) sits in the middle rather than in a corner.
+    pub fn fit(&self, board: Rect) -> Rect {
+        let d = self.dims;
+        let width = RANK_LABEL + d.files as u16 * ZOOM_WIDTHS[self.view.zoom];
+        let height = 1 + d.ranks as u16;
+        let (w, h) = (width.min(board.width), height.min(board.height));
+        Rect::new(
+            board.x + (board.width - w) / 2,
+            board.y + (board.height - h) / 2,
+            w,
+            h,
+        )
+    }
+
+    /// Squares in the board part of the screen (as fitted): a row of file labels on top, rank
+    /// labels left.
     pub fn geometry(&self, board: Rect) -> Geometry {
         let w = ZOOM_WIDTHS[self.view.zoom];
         let d = self.dims;
@@ -212,8 +228,11 @@ impl Board {
                 Msg::say(format!("Cursor on {text}."))
             }
             None => Msg::warn(format!(
-                "{text:?} is not a square: write file.rank, e.g. 19.36 (files 1-{} from Black's right, ranks 1-{} from White's side).",
-                d.files, d.ranks
+                "{text:?} is not a square: write file.rank, e.g. {}.{} (files 1-{} from Black's right, ranks 1-{} from White's side).",
+                d.files / 2 + 1,
+                d.ranks,
+                d.files,
+                d.ranks
             )),
         }
     }

@@ -71,6 +71,7 @@ impl Status {
         .add_modifier(Modifier::REVERSED);
         buf.set_string(area.x, area.y, &turn, turn_style);
         let x = area.x + turn.width() as u16 + 1;
+        let end = x + text.width() as u16;
         buf.set_stringn(
             x,
             area.y,
@@ -78,6 +79,12 @@ impl Status {
             area.width.saturating_sub(x - area.x) as usize,
             style,
         );
+        // The game, at the right where the line has room for it.
+        let game = format!(" {} ", h.rules().game.name);
+        let w = game.width() as u16;
+        if end + 1 + w <= area.right() {
+            buf.set_string(area.right() - w, area.y, game, t.label);
+        }
     }
 }
 

@@ -61,7 +61,7 @@ pub fn areas(area: Rect) -> Areas {
 
 /// The board geometry for a terminal of `area` at the app's zoom.
 pub fn geometry(app: &App, area: Rect) -> Geometry {
-    app.board.geometry(areas(area).board)
+    app.board.geometry(app.board.fit(areas(area).board))
 }
 
 /// Draws the whole screen.
@@ -78,7 +78,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     }
     let (h, t) = (app.history(), &app.theme);
     let a = areas(area);
-    app.board.draw(h, t, a.board, buf);
+    app.board.draw(h, t, app.board.fit(a.board), buf);
     app.card.draw(h, &app.board, t, a.card, buf);
     if let Some(m) = a.minimap {
         Minimap::draw(h, &app.board, t, m, buf);
