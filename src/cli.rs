@@ -1,19 +1,21 @@
 //! The command line: piece cards, legal moves, perft and rule-set differences, headless. It is
 //! part of the binary (clap, stdout); the library it drives prints nothing.
 
+use crate::tui::error::TuiError;
 use clap::{Args, Parser, Subcommand};
 use serde_json::json;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use taikyoku::card::{KindName, PieceCard};
 use taikyoku::catalogue::{KindId, Lookup};
+use taikyoku::error::DataError;
 use taikyoku::explain;
-use taikyoku::game::{DataDir, Game, describe_games};
+use taikyoku::game::{DataDir, Game, GameError, describe_games};
 use taikyoku::geometry::{Side, Square};
-use taikyoku::notation;
+use taikyoku::notation::{self, NotationError};
 use taikyoku::position::{Piece, Position};
 use taikyoku::record::{self, Record, RecordError, Replay};
-use taikyoku::rules::Rules;
+use taikyoku::rules::{Rules, RulesError};
 use taikyoku::store::{self, Overwrite};
 
 /// Taikyoku shōgi (大局将棋), the largest historical chess game, in a terminal.
@@ -208,14 +210,27 @@ pub struct RulesCmdArgs {
     pub name: Option<String>,
 }
 
-/// A failure to report to the user: printed on standard error, exit status 1 (2 for usage).
-#[derive(Debug)]
-pub struct CliError(pub String);
-
-impl<E: std::error::Error> From<E> for CliError {
-    fn from(e: E) -> Self {
-        CliError(e.to_string())
-    }
+/// A failure to report to the user: printed on standard error, exit status 1. It wraps the
+/// library's errors, which already say where (file, line, column) and why.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    #[error(transparent)]
+    Game(#[from] GameError),
+    #[error(transparent)]
+    Rules(#[from] RulesError),
+    #[error(transparent)]
+    Notation(#[from] NotationError),
+    #[error(transparent)]
+    Record(#[from] RecordError),
+    #[error(transparent)]
+    Data(#[from] DataError),
+    #[error(transparent)]
+    Terminal(#[from] TuiError),
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+    /// A command line that asks for something unknown or impossible.
+    #[error("{0}")]
+    Usage(String),
 }
 
 /// `--game`'s help: the built-in games, from their data.
@@ -266,7 +281,7 @@ pub fn load_replay(g: &GameArgs, file: &Path) -> Result<(Record, Replay), CliErr
     if let Some(asked) = &g.game
         && !game.is_called(asked)
     {
-        return Err(CliError(format!(
+        return Err(CliError::Usage(format!(
             "{}: this is a record of {} ({}), but --game asks for {asked:?}; leave --game out to play the record's game",
             file.display(),
             game.name,
@@ -292,7 +307,7 @@ fn replay_rules(replay: &Replay) -> Result<Rules, CliError> {
 /// where clap does not see the conflict) is refused rather than silently ignored.
 fn refuse_rules(rs: &Option<String>, file: &Path) -> Result<(), CliError> {
     match rs {
-        Some(r) => Err(CliError(format!(
+        Some(r) => Err(CliError::Usage(format!(
             "--rules {r} cannot be used with the record {}: a record is played under the rule set it names",
             file.display()
         ))),
@@ -329,7 +344,7 @@ fn out(s: &str) -> Result<(), CliError> {
 /// Runs a parsed command line. `play` opens the terminal game.
 pub fn run(
     cli: Cli,
-    play: impl FnOnce(Rules, Position, PlayOptions) -> Result<(), CliError>,
+    play: impl FnOnce(Rules, Position, PlayOptions) -> Result<(), TuiError>,
 ) -> Result<(), CliError> {
     let g = &GameArgs {
         data: cli.data.clone(),
@@ -344,7 +359,7 @@ pub fn run(
                 offer_resume: true,
                 ..PlayOptions::default()
             };
-            play(rules, pos, options)
+            Ok(play(rules, pos, options)?)
         }
         Some(Command::Play(a)) => {
             let game = match &a.load {
@@ -363,7 +378,7 @@ pub fn run(
                 game,
                 read_only: false,
             };
-            play(rules, pos, options)
+            Ok(play(rules, pos, options)?)
         }
         Some(Command::Replay(a)) => {
             let game = load_replay(g, &a.file)?;
@@ -376,7 +391,7 @@ pub fn run(
                 read_only: true,
                 offer_resume: false,
             };
-            play(rules, pos, options)
+            Ok(play(rules, pos, options)?)
         }
         Some(Command::Piece(a)) => piece(g, &rs, a),
         Some(Command::Pieces) => pieces(g, &rs),
@@ -405,14 +420,14 @@ pub fn find_piece(rules: &Rules, name: &str) -> Result<KindId, CliError> {
     let cat = rules.catalogue();
     match cat.lookup(name) {
         Lookup::Found(k) => Ok(k),
-        Lookup::Ambiguous(ks) => Err(CliError(format!(
+        Lookup::Ambiguous(ks) => Err(CliError::Usage(format!(
             "{name:?} could be several pieces: {}",
             ks.iter()
                 .map(|&k| format!("{} ({})", cat.kind(k).name, cat.kind(k).code))
                 .collect::<Vec<_>>()
                 .join(", ")
         ))),
-        Lookup::NotFound(close) => Err(CliError(format!(
+        Lookup::NotFound(close) => Err(CliError::Usage(format!(
             "no piece is called {:?}{}",
             notation::shorten(name),
             notation::suggest(&close)
@@ -423,11 +438,11 @@ pub fn find_piece(rules: &Rules, name: &str) -> Result<KindId, CliError> {
 fn parse_at(s: &str) -> Result<(i32, i32), CliError> {
     let (x, y) = s
         .split_once(',')
-        .ok_or_else(|| CliError(format!("--at {s:?}: expected X,Y such as 17,17")))?;
+        .ok_or_else(|| CliError::Usage(format!("--at {s:?}: expected X,Y such as 17,17")))?;
     let p = |t: &str| {
         t.trim()
             .parse::<i32>()
-            .map_err(|_| CliError(format!("--at {s:?}: expected X,Y such as 17,17")))
+            .map_err(|_| CliError::Usage(format!("--at {s:?}: expected X,Y such as 17,17")))
     };
     Ok((p(x)?, p(y)?))
 }
@@ -442,7 +457,7 @@ pub fn lone_destinations(
 ) -> Result<Vec<Square>, CliError> {
     let dims = rules.dims();
     let sq = dims.square(x, y).ok_or_else(|| {
-        CliError(format!(
+        CliError::Usage(format!(
             "square {x},{y} is off the {}×{} board",
             dims.files, dims.ranks
         ))
@@ -649,7 +664,7 @@ fn record_new(g: &GameArgs, rs: &Option<String>, a: RecordNewArgs) -> Result<(),
         Overwrite::Never
     };
     store::save(&a.file, &record, overwrite).map_err(|e| match e {
-        RecordError::Exists { file } => CliError(format!(
+        RecordError::Exists { file } => CliError::Usage(format!(
             "{file}: already exists (use --force to replace it)"
         )),
         e => e.into(),
@@ -673,7 +688,7 @@ fn record_add(g: &GameArgs, a: RecordAddArgs) -> Result<(), CliError> {
     for text in &a.moves {
         record
             .push_text(&rules, &mut pos, text)
-            .map_err(|e| CliError(format!("{e}; the record is unchanged")))?;
+            .map_err(|e| CliError::Usage(format!("{e}; the record is unchanged")))?;
     }
     // The file was just loaded as a record, so replacing it loses nothing.
     lock.save(&record, Overwrite::Record)?;
@@ -723,7 +738,7 @@ fn rules_cmd(g: &GameArgs, a: RulesCmdArgs) -> Result<(), CliError> {
     let cat = &game.catalogue;
     let sets: Vec<_> = match &a.name {
         Some(n) => vec![game.rule_set(n).ok_or_else(|| {
-            CliError(format!(
+            CliError::Usage(format!(
                 "unknown rule set {n:?}; the rule sets are: {}",
                 game.rule_sets
                     .iter()
