@@ -42,7 +42,7 @@ fn check_2000_moves(bencher: Bencher, name: &str) {
     let game = Game::builtin("taikyoku").expect("built-in data");
     bencher.bench_local(|| {
         let record = Record::parse("bench.toml", divan::black_box(text)).expect("a record");
-        record.replay(&game).expect("legal moves").len()
+        record.replay(&game).expect("legal moves").history.point()
     });
 }
 
@@ -53,7 +53,7 @@ fn check_2000_moves_with_data(bencher: Bencher, name: &str) {
     bencher.bench_local(|| {
         let game = Game::builtin("taikyoku").expect("built-in data");
         let record = Record::parse("bench.toml", divan::black_box(text)).expect("a record");
-        record.replay(&game).expect("legal moves").len()
+        record.replay(&game).expect("legal moves").history.point()
     });
 }
 

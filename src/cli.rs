@@ -6,12 +6,14 @@ use clap::{Args, Parser, Subcommand};
 use serde_json::json;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use taikyoku::card::{KindName, PieceCard};
 use taikyoku::catalogue::{KindId, Lookup};
 use taikyoku::error::DataError;
 use taikyoku::explain;
 use taikyoku::game::{DataDir, Game, GameError, describe_games};
 use taikyoku::geometry::{Side, Square};
+use taikyoku::history::History;
 use taikyoku::notation::{self, NotationError};
 use taikyoku::position::{Piece, Position};
 use taikyoku::record::{self, Record, RecordError, Replay};
@@ -297,10 +299,8 @@ pub fn load_replay(g: &GameArgs, file: &Path) -> Result<(Record, Replay), CliErr
 
 /// The rules a replayed record is played under, again (the terminal game takes its own).
 fn replay_rules(replay: &Replay) -> Result<Rules, CliError> {
-    Ok(Rules::new(
-        replay.rules.game.clone(),
-        &replay.rules.rule_set.name,
-    )?)
+    let rules = replay.history.rules();
+    Ok(Rules::new(rules.game.clone(), &rules.rule_set.name)?)
 }
 
 /// A record is played under the rule set it names, so `--rules` (even before the command,
@@ -321,13 +321,14 @@ fn rules_and_position(
     rs: &Option<String>,
     position: &PositionArgs,
     record: &RecordArg,
-) -> Result<(Rules, Position), CliError> {
+) -> Result<(Arc<Rules>, Position), CliError> {
     if let Some(file) = &record.record {
         refuse_rules(rs, file)?;
         let (_, replay) = load_replay(g, file)?;
-        return Ok((replay.rules, replay.final_position));
+        let h = replay.history;
+        return Ok((h.shared_rules(), h.position().clone()));
     }
-    let rules = load_rules(g, rs)?;
+    let rules = Arc::new(load_rules(g, rs)?);
     let pos = load_position(&rules, position)?;
     Ok((rules, pos))
 }
@@ -655,7 +656,8 @@ fn perft(g: &GameArgs, rs: &Option<String>, a: PerftArgs) -> Result<(), CliError
 fn record_new(g: &GameArgs, rs: &Option<String>, a: RecordNewArgs) -> Result<(), CliError> {
     let rules = load_rules(g, rs)?;
     let pos = load_position(&rules, &a.position)?;
-    let mut record = Record::new(&rules, &pos);
+    let to_move = pos.to_move();
+    let mut record = Record::new(&History::new(rules, pos));
     record.black = a.black;
     record.white = a.white;
     let overwrite = if a.force {
@@ -673,7 +675,7 @@ fn record_new(g: &GameArgs, rs: &Option<String>, a: RecordNewArgs) -> Result<(),
         "{}: a new game under {}; {} to move",
         a.file.display(),
         record.rules,
-        pos.to_move()
+        to_move
     ))
 }
 
@@ -683,13 +685,15 @@ fn record_new(g: &GameArgs, rs: &Option<String>, a: RecordNewArgs) -> Result<(),
 fn record_add(g: &GameArgs, a: RecordAddArgs) -> Result<(), CliError> {
     let lock = store::lock(&a.file)?;
     let (mut record, replay) = load_replay(g, &a.file)?;
-    let rules = replay.rules;
-    let mut pos = replay.final_position;
+    let mut history = replay.history;
     for text in &a.moves {
-        record
-            .push_text(&rules, &mut pos, text)
-            .map_err(|e| CliError::Usage(format!("{e}; the record is unchanged")))?;
+        let n = history.point();
+        history.play_text(text).map_err(|e| {
+            let e = record.move_error(n, text, e);
+            CliError::Usage(format!("{e}; the record is unchanged"))
+        })?;
     }
+    record.update(&history);
     // The file was just loaded as a record, so replacing it loses nothing.
     lock.save(&record, Overwrite::Record)?;
     drop(lock);
@@ -700,36 +704,35 @@ fn record_add(g: &GameArgs, a: RecordAddArgs) -> Result<(), CliError> {
     out(&format!(
         "{}: {n} moves; {}",
         a.file.display(),
-        standing(&rules, &pos)
+        standing(&history)
     ))
 }
 
 /// "white to move", or the result once the game is over.
-fn standing(rules: &Rules, pos: &Position) -> String {
-    match rules.outcome(pos) {
+fn standing(history: &History) -> String {
+    match history.outcome() {
         Some(o) => format!("the game is over: {}", record::describe_outcome(Some(o))),
-        None => format!("{} to move", pos.to_move()),
+        None => format!("{} to move", history.position().to_move()),
     }
 }
 
 fn check(g: &GameArgs, a: CheckArgs) -> Result<(), CliError> {
     let (record, replay) = load_replay(g, &a.file)?;
-    let pos = &replay.final_position;
+    let h = &replay.history;
+    let pos = h.position();
     out(&format!("{}: every move is legal", a.file.display()))?;
     out(&format!("rules: {}", record.rules))?;
-    out(&format!("moves: {}", replay.len()))?;
+    out(&format!("moves: {}", h.point()))?;
     out(&format!(
         "result: {}",
-        replay
-            .outcome
-            .map_or("none (the game goes on)".into(), |o| {
-                record::describe_outcome(Some(o))
-            })
+        h.outcome().map_or("none (the game goes on)".into(), |o| {
+            record::describe_outcome(Some(o))
+        })
     ))?;
     out(&format!("to move: {}", pos.to_move()))?;
     out(&format!(
         "position: {}",
-        notation::position_string(&replay.rules, pos)
+        notation::position_string(h.rules(), pos)
     ))
 }
 

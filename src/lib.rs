@@ -2,7 +2,8 @@
 //!
 //! The library has no terminal code. [`game::Game`] loads a game's data (catalogue, setup, rule
 //! sets); [`rules::Rules`] compiles one rule set and generates and plays moves on a
-//! [`position::Position`]. [`record::Record`] is a game record; [`store`] writes records
+//! [`position::Position`]. [`history::History`] is a game as it is played (undo, redo, branches, its result);
+//! [`record::Record`] is how a game is written down; [`store`] writes records
 //! safely and finds autosaves.
 
 pub mod betza;
@@ -12,6 +13,7 @@ pub mod error;
 pub mod explain;
 pub mod game;
 pub mod geometry;
+pub mod history;
 pub mod movegen;
 pub mod notation;
 pub mod position;

@@ -24,8 +24,8 @@
 
 use crate::error::{DataError, Source, utf8_text};
 use crate::game::{DataDir, Game, GameError};
-use crate::geometry::{Side, Square};
-use crate::movegen::Move;
+use crate::geometry::Side;
+use crate::history::History;
 use crate::notation::{self, NotationError};
 use crate::position::{EndReason, Outcome, Position};
 use crate::rules::{Rules, RulesError};
@@ -256,16 +256,17 @@ fn quote(s: &str) -> String {
 }
 
 impl Record {
-    /// A record of a new game under `rules` from `start` (written `standard` when it is the
-    /// game's setup), dated now.
-    pub fn new(rules: &Rules, start: &Position) -> Record {
+    /// A record of `history`'s game (its moves up to its point), dated now.
+    pub fn new(history: &History) -> Record {
+        let rules = history.rules();
+        let start = history.start();
         let start_text = if *start == rules.start_position() {
             STANDARD_START.to_string()
         } else {
             notation::position_string(rules, start)
         };
         let now = now();
-        Record {
+        let mut record = Record {
             game: rules.game.name.clone(),
             rules: rules.rule_set.name.clone(),
             rules_fingerprint: rules.game.fingerprint.clone(),
@@ -274,10 +275,45 @@ impl Record {
             white: String::new(),
             started: now.clone(),
             updated: now,
-            outcome: rules.outcome(start),
+            outcome: None,
             moves: Vec::new(),
             places: Places::default(),
-        }
+        };
+        record.update(history);
+        record
+    }
+
+    /// Takes the moves and the result of `history` (the game this record is of, as it now
+    /// stands: its moves up to its point), dated now.
+    pub fn update(&mut self, history: &History) {
+        let played = history.played();
+        // Moves read from the file keep their place for messages; the rest have none.
+        let same = self
+            .moves
+            .iter()
+            .zip(played)
+            .take_while(|(a, b)| **a == b.text)
+            .count();
+        self.places.moves.truncate(same);
+        self.places.moves.resize(played.len(), None);
+        self.moves = played.iter().map(|p| p.text.clone()).collect();
+        self.outcome = history.outcome();
+        self.touch();
+    }
+
+    /// A record of a new game played on from `history` (a branch of this record's game):
+    /// the same header, dated now.
+    pub fn branch(&self, history: &History) -> Record {
+        let now = now();
+        let mut record = Record {
+            started: now.clone(),
+            updated: now,
+            moves: Vec::new(),
+            places: Places::default(),
+            ..self.clone()
+        };
+        record.update(history);
+        record
     }
 
     /// The moves in notation, as read or recorded.
@@ -451,7 +487,7 @@ impl Record {
     }
 
     /// The error for the move at `index` (0-based) whose text could not be played.
-    fn move_error(&self, index: usize, text: &str, e: NotationError) -> MoveError {
+    pub fn move_error(&self, index: usize, text: &str, e: NotationError) -> MoveError {
         // parse_move quotes the text itself; the number and text are said once, in front.
         let prefix = format!("{text:?}: ");
         let reason = e.0.strip_prefix(&prefix).unwrap_or(&e.0).to_string();
@@ -509,17 +545,11 @@ impl Record {
             e => RecordError::Rules(e),
         })?;
         let start = self.start_position(&rules)?;
-        let mut pos = start.clone();
-        let mut moves = Vec::with_capacity(self.moves.len());
-        let mut checkpoints = vec![start.clone()];
+        let mut history = History::new(rules, start);
         for (i, text) in self.moves.iter().enumerate() {
-            let m = notation::parse_move(&rules, &pos, text)
+            history
+                .play_text(text)
                 .map_err(|e| self.move_error(i, text, e))?;
-            rules.play_unchecked(&mut pos, &m);
-            moves.push(m);
-            if moves.len().is_multiple_of(CHECKPOINT_EVERY) {
-                checkpoints.push(pos.clone());
-            }
         }
         let mut warnings = Vec::new();
         if !self.rules_fingerprint.is_empty() && self.rules_fingerprint != game.fingerprint {
@@ -529,109 +559,22 @@ impl Record {
             });
         }
         // A resignation is the one ending the moves cannot show.
-        if pos.outcome().is_none()
-            && let Some(o) = self.outcome.filter(|o| o.reason == EndReason::Resignation)
+        if self
+            .outcome
+            .is_some_and(|o| o.reason == EndReason::Resignation)
         {
-            pos.set_outcome(Some(o));
+            history.resign();
         }
-        let outcome = rules.outcome(&pos);
+        let outcome = history.outcome();
         if outcome != self.outcome {
             warnings.push(Warning::ResultDiffers {
                 recorded: self.outcome,
                 replayed: outcome,
             });
         }
-        Ok(Replay {
-            rules,
-            moves,
-            checkpoints,
-            final_position: pos,
-            outcome,
-            warnings,
-        })
-    }
-
-    /// Plays a legal move on `pos` (the position the record has reached) and records it,
-    /// with the result when it ends the game.
-    pub fn push_move(
-        &mut self,
-        rules: &Rules,
-        pos: &mut Position,
-        m: &Move,
-    ) -> Result<(), RulesError> {
-        let text = notation::move_string(rules, pos, m);
-        rules.play(pos, m)?;
-        self.played(rules, pos, text);
-        Ok(())
-    }
-
-    /// Reads a move typed in notation, plays it on `pos` and records it, written out in full.
-    pub fn push_text(
-        &mut self,
-        rules: &Rules,
-        pos: &mut Position,
-        text: &str,
-    ) -> Result<Move, MoveError> {
-        let m = notation::parse_move(rules, pos, text)
-            .map_err(|e| self.move_error(self.moves.len(), text, e))?;
-        let full = notation::move_string(rules, pos, &m);
-        rules.play_unchecked(pos, &m);
-        self.played(rules, pos, full);
-        Ok(m)
-    }
-
-    /// Records a move already played: `text` is its notation in the position before, `pos` the
-    /// position after (for the result).
-    pub fn played(&mut self, rules: &Rules, pos: &Position, text: String) {
-        self.moves.push(text);
-        self.places.moves.push(None);
-        self.outcome = rules.outcome(pos);
-        self.touch();
-    }
-
-    /// The side to move in `pos` resigns (nothing happens once the game is over).
-    pub fn resign(&mut self, rules: &Rules, pos: &mut Position) {
-        if rules.outcome(pos).is_some() {
-            return;
-        }
-        rules.resign(pos);
-        self.outcome = pos.outcome();
-        self.touch();
-    }
-
-    /// Takes back the moves after the first `n` (undo), and any result with them.
-    pub fn truncate(&mut self, n: usize) {
-        self.moves.truncate(n);
-        self.places.moves.truncate(n);
-        self.outcome = None;
-        self.touch();
-    }
-
-    /// Records a resignation by `loser` without a position to play it on.
-    pub fn set_resigned(&mut self, loser: Side) {
-        self.outcome = Some(Outcome {
-            winner: loser.opponent(),
-            reason: EndReason::Resignation,
-        });
-        self.touch();
-    }
-
-    /// A new game that starts like this one and continues from its first `n` moves (all of
-    /// them when `n` is larger), dated now and without a result.
-    pub fn branch(&self, n: usize) -> Record {
-        let n = n.min(self.moves.len());
-        let now = now();
-        Record {
-            started: now.clone(),
-            updated: now,
-            outcome: None,
-            moves: self.moves[..n].to_vec(),
-            places: Places::default(),
-            ..self.clone()
-        }
+        Ok(Replay { history, warnings })
     }
 }
-
 fn value(s: Option<&Spanned<String>>) -> &str {
     s.map_or("", |s| s.get_ref().as_str())
 }
@@ -685,62 +628,12 @@ fn parse_outcome(
     }
 }
 
-/// How often a replay keeps a copy of the position: jumping to any move then plays at most
-/// this many moves.
-const CHECKPOINT_EVERY: usize = 32;
-
-/// A replayed game: its rules, moves and every position on the way (kept as a copy every
-/// [`CHECKPOINT_EVERY`] moves and played forward from there on demand).
+/// A record read back: its game, and what replaying it noticed.
 #[derive(Debug)]
 pub struct Replay {
-    pub rules: Rules,
-    pub moves: Vec<Move>,
-    checkpoints: Vec<Position>,
-    /// The position after the last move (with the resignation, if the game ended so).
-    pub final_position: Position,
-    /// How the game ended, by its moves (or the record's resignation).
-    pub outcome: Option<Outcome>,
+    /// The game at its end (with the record's resignation, if it ended so).
+    pub history: History,
     pub warnings: Vec<Warning>,
-}
-
-impl Replay {
-    /// The number of moves.
-    pub fn len(&self) -> usize {
-        self.moves.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.moves.is_empty()
-    }
-
-    /// The start position.
-    pub fn start(&self) -> &Position {
-        &self.checkpoints[0]
-    }
-
-    /// The position after `n` moves (0: the start); `n` past the end gives the final position.
-    pub fn position_at(&self, n: usize) -> Position {
-        if n >= self.moves.len() {
-            return self.final_position.clone();
-        }
-        let k = n / CHECKPOINT_EVERY;
-        let mut pos = self.checkpoints[k].clone();
-        for m in &self.moves[k * CHECKPOINT_EVERY..n] {
-            self.rules.play_unchecked(&mut pos, m);
-        }
-        pos
-    }
-
-    /// Move `n` (1-based) in full notation.
-    pub fn move_text(&self, n: usize) -> String {
-        notation::move_string(&self.rules, &self.position_at(n - 1), &self.moves[n - 1])
-    }
-
-    /// The squares move `n` (1-based) removes pieces from.
-    pub fn captures(&self, n: usize) -> Vec<Square> {
-        self.rules
-            .captures(&self.position_at(n - 1), &self.moves[n - 1])
-    }
 }
 
 #[cfg(test)]
@@ -751,81 +644,80 @@ mod tests {
         Rules::new(Game::builtin("taikyoku").unwrap(), "wikipedia").unwrap()
     }
 
+    fn game(moves: &[&str]) -> History {
+        let r = rules();
+        let start = r.start_position();
+        let mut h = History::new(r, start);
+        for m in moves {
+            h.play_text(m).unwrap();
+        }
+        h
+    }
+
     #[test]
     fn a_new_record_round_trips_through_toml() {
-        let r = rules();
-        let mut pos = r.start_position();
-        let mut rec = Record::new(&r, &pos);
+        let h = game(&["19.26-19.25", "P18.11-18.12"]);
+        let mut rec = Record::new(&h);
         rec.black = "Sente \"the bold\" \\ 先手".into();
         assert_eq!(rec.start, "standard");
-        rec.push_text(&r, &mut pos, "19.26-19.25").unwrap();
-        rec.push_text(&r, &mut pos, "P18.11-18.12").unwrap();
         assert_eq!(rec.moves(), ["P19.26-19.25", "P18.11-18.12"]);
         let text = rec.to_toml();
         assert!(text.contains("moves = [\n  \"P19.26-19.25\",\n  \"P18.11-18.12\",\n]\n"));
         let back = Record::parse("g.toml", &text).unwrap();
         assert_eq!(back.to_toml(), text);
         assert_eq!(back.black, rec.black);
-        let replay = back.replay(&r.game).unwrap();
-        assert_eq!(replay.final_position, pos);
+        let replay = back.replay(&h.rules().game).unwrap();
+        assert_eq!(replay.history.position(), h.position());
+        assert_eq!(replay.history.line(), h.line());
         assert!(replay.warnings.is_empty(), "{:?}", replay.warnings);
     }
 
     #[test]
-    fn jumping_to_any_move_gives_the_position_played_to_there() {
-        let r = rules();
-        let mut pos = r.start_position();
-        let mut rec = Record::new(&r, &pos);
-        let mut seen = vec![pos.clone()];
-        for _ in 0..70 {
-            // The first non-capturing move, to keep the game going.
-            let m = r
-                .legal_moves(&pos)
-                .into_iter()
-                .find(|m| r.captures(&pos, m).is_empty())
-                .unwrap();
-            rec.push_move(&r, &mut pos, &m).unwrap();
-            seen.push(pos.clone());
-        }
-        let replay = Record::parse("g", &rec.to_toml())
-            .unwrap()
-            .replay(&r.game)
-            .unwrap();
-        for (n, p) in seen.iter().enumerate() {
-            assert_eq!(&replay.position_at(n), p, "after {n} moves");
-        }
-        assert_eq!(replay.move_text(3), rec.moves()[2]);
+    fn the_record_is_of_the_moves_up_to_the_point() {
+        let mut h = game(&["19.26-19.25", "P18.11-18.12"]);
+        let mut rec = Record::new(&h);
+        h.undo();
+        rec.update(&h);
+        assert_eq!(rec.moves(), ["P19.26-19.25"]);
+        h.resign();
+        rec.update(&h);
+        assert_eq!(
+            rec.outcome,
+            Some(Outcome {
+                winner: Side::Black,
+                reason: EndReason::Resignation
+            })
+        );
     }
 
     #[test]
     fn resignation_is_kept_and_replayed() {
-        let r = rules();
-        let mut pos = r.start_position();
-        let mut rec = Record::new(&r, &pos);
-        rec.push_text(&r, &mut pos, "19.26-19.25").unwrap();
-        rec.resign(&r, &mut pos);
+        let mut h = game(&["19.26-19.25"]);
+        h.resign();
+        let rec = Record::new(&h);
         let text = rec.to_toml();
         assert!(text.contains("result = \"black\"\ntermination = \"resignation\"\n"));
-        let replay = Record::parse("g", &text).unwrap().replay(&r.game).unwrap();
-        assert_eq!(replay.outcome, rec.outcome);
+        let mut replay = Record::parse("g", &text)
+            .unwrap()
+            .replay(&h.rules().game)
+            .unwrap();
+        assert_eq!(replay.history.outcome(), rec.outcome);
         assert!(replay.warnings.is_empty());
         // No move after the end.
-        let e = rec.push_text(&r, &mut pos, "P18.11-18.12").unwrap_err();
-        assert!(e.reason.contains("the game is over"), "{e}");
+        let e = replay.history.play_text("P18.11-18.12").unwrap_err();
+        assert!(e.0.contains("the game is over"), "{e}");
     }
 
     #[test]
     fn a_branch_keeps_the_first_moves_only() {
-        let r = rules();
-        let mut pos = r.start_position();
-        let mut rec = Record::new(&r, &pos);
-        rec.push_text(&r, &mut pos, "19.26-19.25").unwrap();
-        rec.push_text(&r, &mut pos, "18.11-18.12").unwrap();
-        rec.resign(&r, &mut pos);
-        let b = rec.branch(1);
+        let mut h = game(&["19.26-19.25", "18.11-18.12"]);
+        h.resign();
+        let rec = Record::new(&h);
+        let b = rec.branch(&h.branch(1));
         assert_eq!(b.moves(), ["P19.26-19.25"]);
         assert_eq!(b.outcome, None);
         assert_eq!(b.rules, "wikipedia");
+        assert_eq!(rec.moves().len(), 2, "the original stays as it was");
     }
 
     #[test]
@@ -838,8 +730,7 @@ mod tests {
         assert_eq!((e.line, e.column), (1, 10));
         let e = Record::parse("g", "a = 1\n").unwrap_err();
         assert!(e.message.contains("not a game record"), "{e}");
-        let r = rules();
-        let rec = Record::new(&r, &r.start_position());
+        let rec = Record::new(&game(&[]));
         let text = rec.to_toml();
         let extra = text.replace("black = ", "colour = \"red\"\nblack = ");
         let e = Record::parse("g", &extra).unwrap_err();

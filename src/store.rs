@@ -393,6 +393,7 @@ pub fn latest_unfinished(dir: &Path) -> io::Result<Option<(PathBuf, Record)>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::history::History;
     use crate::rules::Rules;
 
     fn names(dir: &Path) -> Vec<String> {
@@ -421,7 +422,8 @@ mod tests {
     #[test]
     fn saving_never_replaces_what_is_not_a_record() {
         let r = Rules::new(crate::game::Game::builtin("taikyoku").unwrap(), "wikipedia").unwrap();
-        let rec = Record::new(&r, &r.start_position());
+        let start = r.start_position();
+        let rec = Record::new(&History::new(r, start));
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("g.toml");
         save(&path, &rec, Overwrite::Never).unwrap();
@@ -444,17 +446,18 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let auto = dir.path().join("autosave");
         assert!(latest_unfinished(&auto).unwrap().is_none());
-        let mut pos = r.start_position();
-        let mut old = Record::new(&r, &pos);
+        let start = r.start_position();
+        let mut h = History::new(r, start);
+        let mut old = Record::new(&h);
         old.updated = "2026-01-01T00:00:00Z".into();
         let old_path = start_autosave(&auto, &old).unwrap();
-        let mut new = Record::new(&r, &pos);
-        new.push_text(&r, &mut pos, "19.26-19.25").unwrap();
+        h.play_text("19.26-19.25").unwrap();
+        let new = Record::new(&h);
         let new_path = start_autosave(&auto, &new).unwrap();
         assert_ne!(old_path, new_path);
-        let mut done = Record::new(&r, &r.start_position());
-        done.resign(&r, &mut r.start_position());
-        start_autosave(&auto, &done).unwrap();
+        h.goto(0);
+        h.resign();
+        start_autosave(&auto, &Record::new(&h)).unwrap();
         fs::write(auto.join("junk.toml"), "not = \"a record\"").unwrap();
         let (path, rec) = latest_unfinished(&auto).unwrap().unwrap();
         assert_eq!(path, new_path);
@@ -494,16 +497,16 @@ mod tests {
     fn a_save_never_replaces_another_program_s_changes() {
         let r = Rules::new(crate::game::Game::builtin("taikyoku").unwrap(), "wikipedia").unwrap();
         let pos = r.start_position();
-        let rec = Record::new(&r, &pos);
+        let mut h = History::new(r, pos);
+        let rec = Record::new(&h);
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("g.toml");
         let first = lock(&path).unwrap().save(&rec, Overwrite::Never).unwrap();
         assert_eq!(stamp(&path).unwrap(), Some(first));
         // Another program adds a move.
         let mut other = rec.clone();
-        other
-            .push_text(&r, &mut pos.clone(), "19.26-19.25")
-            .unwrap();
+        h.play_text("19.26-19.25").unwrap();
+        other.update(&h);
         save(&path, &other, Overwrite::Record).unwrap();
         // This one, still at the start, may not replace it...
         let e = lock(&path)

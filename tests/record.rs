@@ -47,14 +47,15 @@ fn random_games_round_trip_under_every_rule_set() {
         assert_eq!(back.to_toml(), fs::read_to_string(&path).unwrap(), "{name}");
         let replay = back.replay(&r.game).unwrap();
         assert!(replay.warnings.is_empty(), "{name}: {:?}", replay.warnings);
-        assert_eq!(replay.len(), 300);
-        assert_eq!(replay.outcome, None);
+        let h = &replay.history;
+        assert_eq!(h.point(), 300);
+        assert_eq!(h.outcome(), None);
         assert_eq!(
-            position_string(r, &replay.final_position),
+            position_string(r, h.position()),
             position_string(r, &pos),
             "{name}"
         );
-        assert_eq!(replay.final_position, pos, "{name}");
+        assert_eq!(h.position(), &pos, "{name}");
         // The command line agrees.
         let out = ok(&["check", s(&path)]);
         assert!(out.contains("moves: 300\n"), "{out}");
@@ -68,7 +69,7 @@ fn umebayashi_games_record_declined_promotions() {
     let (record, pos) = common::random_game(r, 1001, 300, false);
     assert!(record.moves().iter().any(|m| m.ends_with('=')));
     let replay = record.replay(&r.game).unwrap();
-    assert_eq!(replay.final_position, pos);
+    assert_eq!(replay.history.position(), &pos);
 }
 
 /// A record of two moves in a temporary directory.
@@ -369,8 +370,9 @@ fn check_moves_and_perft_take_the_position_a_record_reached() {
     // A resigned game: the result is shown and there are no moves.
     let r = common::rules("wikipedia");
     let mut rec = Record::load(&path).unwrap();
-    let mut p = rec.replay(&r.game).unwrap().final_position;
-    rec.resign(r, &mut p);
+    let mut h = rec.replay(&r.game).unwrap().history;
+    h.resign();
+    rec.update(&h);
     store::save(&path, &rec, Overwrite::Record).unwrap();
     assert!(ok(&["check", s(&path)]).contains("result: white won (resignation)\n"));
     assert!(ok(&["moves", "--record", s(&path)]).contains("0 moves for black"));
@@ -437,15 +439,16 @@ fn an_autosaved_game_is_found_and_resumed() {
     let r = common::rules("atsa");
     let dir = tempfile::tempdir().unwrap();
     let auto = dir.path().join("autosave");
-    let mut pos = r.start_position();
-    let mut record = Record::new(r, &pos);
+    let mut history = common::history(r);
+    let mut record = Record::new(&history);
     let path = store::start_autosave(&auto, &record).unwrap();
     // The terminal game saves after every move.
     let mut rng = common::Rng::new(3);
     for _ in 0..40 {
-        let moves = r.legal_moves(&pos);
+        let moves = r.legal_moves(history.position());
         let m = moves[rng.below(moves.len())];
-        record.push_move(r, &mut pos, &m).unwrap();
+        history.play(&m).unwrap();
+        record.update(&history);
         store::save(&path, &record, Overwrite::Record).unwrap();
         if record.outcome.is_some() {
             break;
@@ -456,12 +459,12 @@ fn an_autosaved_game_is_found_and_resumed() {
     let (found, resumed) = store::latest_unfinished(&auto).unwrap().unwrap();
     assert_eq!(found, path);
     assert_eq!(resumed.moves(), record.moves());
-    let replay = resumed.replay(&r.game).unwrap();
-    assert_eq!(replay.final_position, pos);
+    let mut replay = resumed.replay(&r.game).unwrap();
+    assert_eq!(replay.history.position(), history.position());
     // Once the game is over it is not offered again.
     let mut resumed = resumed;
-    let mut p = replay.final_position;
-    resumed.resign(r, &mut p);
+    replay.history.resign();
+    resumed.update(&replay.history);
     store::save(&found, &resumed, Overwrite::Record).unwrap();
     assert!(store::latest_unfinished(&auto).unwrap().is_none());
 }

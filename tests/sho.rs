@@ -217,7 +217,7 @@ fn a_record_of_sho_round_trips_and_checks() {
     assert_eq!(game.id, "sho");
     let replay = back.replay(&game).unwrap();
     assert!(replay.warnings.is_empty(), "{:?}", replay.warnings);
-    assert_eq!(replay.final_position, pos);
+    assert_eq!(replay.history.position(), &pos);
     let out = ok(&["check", s(&path)]);
     assert!(out.contains("moves: 60\n"), "{out}");
     assert!(

@@ -11,9 +11,10 @@ use std::time::Duration;
 use taikyoku::card::Cards;
 use taikyoku::catalogue::{KindId, Lookup};
 use taikyoku::geometry::{Side, Square};
+use taikyoku::history::{History, Played, Undone};
 use taikyoku::movegen::Move;
 use taikyoku::notation;
-use taikyoku::position::{EndReason, Outcome, Piece, Position};
+use taikyoku::position::{Outcome, Piece, Position};
 use taikyoku::reach;
 use taikyoku::record::{Record, Replay};
 use taikyoku::rules::Rules;
@@ -95,33 +96,6 @@ impl Selection {
     }
 }
 
-/// The game being played: the start, the moves, the position after each, and redo.
-#[derive(Clone, Debug)]
-pub struct Game {
-    pub positions: Vec<Position>,
-    pub moves: Vec<Move>,
-    pub notations: Vec<String>,
-    pub redo: Vec<Move>,
-    /// A resignation (not a move: undo takes it back).
-    pub resigned: Option<Side>,
-}
-
-impl Game {
-    pub fn new(start: Position) -> Game {
-        Game {
-            positions: vec![start],
-            moves: Vec::new(),
-            notations: Vec::new(),
-            redo: Vec::new(),
-            resigned: None,
-        }
-    }
-
-    pub fn current(&self) -> &Position {
-        self.positions.last().expect("a game has a position")
-    }
-}
-
 /// Where the game is written.
 #[derive(Clone, Debug, Default)]
 pub struct Files {
@@ -142,10 +116,9 @@ pub struct ReplayMode {
 }
 
 pub struct App {
-    pub rules: Rules,
-    pub game: Game,
-    /// Which of `game.positions` is on the board (the last, except while replaying).
-    pub shown: usize,
+    /// The game: its moves, the point on the board (the end, except while replaying or after
+    /// undo) and its result.
+    pub history: History,
     /// The game as it is saved.
     pub record: Record,
     pub files: Files,
@@ -172,18 +145,20 @@ pub struct App {
 
 impl App {
     pub fn new(rules: Rules, start: Position, keymap: Keymap, theme: Theme, ascii: bool) -> App {
-        let n = rules.dims().len();
-        let record = Record::new(&rules, &start);
-        let cards = Cards::new(&rules);
+        App::with_history(History::new(rules, start), keymap, theme, ascii)
+    }
+
+    fn with_history(history: History, keymap: Keymap, theme: Theme, ascii: bool) -> App {
+        let n = history.rules().dims().len();
+        let record = Record::new(&history);
+        let cards = Cards::new(history.rules());
         let mut app = App {
             cards,
-            game: Game::new(start),
-            shown: 0,
+            history,
             record,
             files: Files::default(),
             replay: None,
             pending_resume: None,
-            rules,
             cursor: (0, 0),
             view: View {
                 zoom: 1,
@@ -225,21 +200,13 @@ impl App {
         ascii: bool,
         read_only: bool,
     ) -> App {
-        let start = replay.start().clone();
-        let mut app = App::new(replay.rules, start, keymap, theme, ascii);
-        let mut pos = app.game.current().clone();
-        for (m, text) in replay.moves.iter().zip(record.moves()) {
-            app.rules.play_unchecked(&mut pos, m);
-            app.game.positions.push(pos.clone());
-            app.game.moves.push(*m);
-            app.game.notations.push(text.clone());
-        }
-        if matches!(record.outcome, Some(o) if o.reason == EndReason::Resignation) {
-            app.game.resigned = record.outcome.map(|o| o.winner.opponent());
-        }
+        let mut history = replay.history;
+        let n = history.point();
+        // Set up (board side, cursor) as at the start, then show the end or the start.
+        history.goto(0);
+        let mut app = App::with_history(history, keymap, theme, ascii);
         app.files.save = (!record.file().is_empty()).then(|| PathBuf::from(record.file()));
         app.record = record;
-        let n = app.game.moves.len();
         if read_only {
             app.replay = Some(ReplayMode {
                 autoplay: false,
@@ -264,31 +231,38 @@ impl App {
     }
 
     pub fn pos(&self) -> &Position {
-        &self.game.positions[self.shown]
+        self.history.position()
+    }
+
+    pub fn rules(&self) -> &Rules {
+        self.history.rules()
     }
 
     /// Shows the position after `n` moves (replay), the cursor on the last move.
     fn show(&mut self, n: usize) {
-        self.shown = n.min(self.game.moves.len());
+        self.history.goto(n);
         self.selection = None;
-        if let Some(m) = self.shown.checked_sub(1).map(|i| self.game.moves[i]) {
-            self.cursor = self.dims().xy(m.to);
+        if let Some(p) = self.history.last() {
+            self.cursor = self.dims().xy(p.mv.to);
             self.scroll_to_cursor();
         }
         self.refresh_overlay();
     }
 
     /// The move last played on the shown position (highlighted on the board and in the list).
-    pub fn shown_move(&self) -> Option<(usize, Move)> {
-        self.shown.checked_sub(1).map(|i| (i, self.game.moves[i]))
+    pub fn shown_move(&self) -> Option<&Played> {
+        self.history.last()
     }
 
     /// Writes the autosave (and nothing else): after every move, undo, redo and resignation,
     /// before the screen shows it, so that no move on screen is ever lost.
     fn persist(&mut self) {
-        if self.replay.is_some() || self.game.moves.is_empty() && self.files.autosave.is_none() {
+        if self.replay.is_some()
+            || self.history.played().is_empty() && self.files.autosave.is_none()
+        {
             return;
         }
+        self.record.update(&self.history);
         let Some(dir) = self.files.autosave_dir.clone() else {
             return;
         };
@@ -321,11 +295,12 @@ impl App {
     /// Advances an automatic replay by one move; stops at the end.
     pub fn tick(&mut self) {
         let playing = self.replay.as_ref().is_some_and(|r| r.autoplay);
-        if playing && self.shown < self.game.moves.len() {
-            self.show(self.shown + 1);
+        let (point, n) = (self.history.point(), self.history.line().len());
+        if playing && point < n {
+            self.show(point + 1);
             self.say_replay_position();
         }
-        if self.shown >= self.game.moves.len()
+        if self.history.point() >= n
             && let Some(r) = &mut self.replay
         {
             r.autoplay = false;
@@ -341,16 +316,16 @@ impl App {
     }
 
     fn say_replay_position(&mut self) {
-        let n = self.game.moves.len();
+        let n = self.history.line().len();
         let text = match self.shown_move() {
-            Some((i, _)) => format!("Move {} of {n}: {}.", i + 1, self.game.notations[i]),
+            Some(p) => format!("Move {} of {n}: {}.", self.history.point(), p.text),
             None => format!("The start, before move 1 of {n}."),
         };
         self.say(text);
     }
 
     fn replay_action(&mut self, a: Action) {
-        let n = self.game.moves.len();
+        let (point, n) = (self.history.point(), self.history.line().len());
         if self.replay.is_none() {
             self.warn(format!(
                 "{} works in a replay (taikyoku replay FILE).",
@@ -359,8 +334,8 @@ impl App {
             return;
         }
         match a {
-            Action::ReplayPrev => self.show(self.shown.saturating_sub(1)),
-            Action::ReplayNext => self.show(self.shown + 1),
+            Action::ReplayPrev => self.show(point.saturating_sub(1)),
+            Action::ReplayNext => self.show(point + 1),
             Action::ReplayStart => self.show(0),
             Action::ReplayEnd => self.show(n),
             Action::ReplayGoto => {
@@ -399,13 +374,9 @@ impl App {
 
     /// Leaves the replay: a new game from the shown position, saved as a new record.
     fn branch(&mut self) {
-        let n = self.shown;
-        self.game.positions.truncate(n + 1);
-        self.game.moves.truncate(n);
-        self.game.notations.truncate(n);
-        self.game.redo.clear();
-        self.game.resigned = None;
-        self.record = self.record.branch(n);
+        let n = self.history.point();
+        self.history = self.history.branch(n);
+        self.record = self.record.branch(&self.history);
         self.replay = None;
         self.files.save = None;
         self.files.autosave = None;
@@ -448,7 +419,7 @@ impl App {
         let Some((path, record)) = self.pending_resume.take() else {
             return;
         };
-        match record.replay(&self.rules.game) {
+        match record.replay(&self.rules().game) {
             Ok(replay) => {
                 let keymap = self.keymap.clone();
                 let theme = self.theme.clone();
@@ -470,13 +441,13 @@ impl App {
     }
 
     pub fn dims(&self) -> taikyoku::geometry::Dims {
-        self.rules.dims()
+        self.rules().dims()
     }
 
     /// The side to move's king (or first royal piece), else the middle of its side.
     fn own_royal_square(&self) -> (i32, i32) {
         let side = self.pos().to_move();
-        let cat = self.rules.catalogue();
+        let cat = self.rules().catalogue();
         self.pos()
             .pieces()
             .find(|(_, p)| p.side == side && cat.kind(p.kind).royal)
@@ -498,13 +469,7 @@ impl App {
     }
 
     pub fn outcome(&self) -> Option<Outcome> {
-        match self.game.resigned {
-            Some(loser) => Some(Outcome {
-                winner: loser.opponent(),
-                reason: EndReason::Resignation,
-            }),
-            None => self.rules.outcome(self.pos()),
-        }
+        self.history.outcome()
     }
 
     /// Screen column and row of a board square.
@@ -810,7 +775,7 @@ impl App {
             }
             Action::Quit => {
                 // An autosaved game or a replay loses nothing by quitting at once.
-                if self.game.moves.is_empty()
+                if self.history.played().is_empty()
                     || self.replay.is_some()
                     || self.files.autosave.is_some()
                 {
@@ -858,18 +823,18 @@ impl App {
             PromptKind::Save if text.is_empty() => self.warn("Not saved: no file name."),
             PromptKind::Save => self.save_to(expand_home(text)),
             PromptKind::MoveNumber => match text.parse::<usize>() {
-                Ok(n) if n <= self.game.moves.len() => {
+                Ok(n) if n <= self.history.line().len() => {
                     self.show(n);
                     self.say_replay_position();
                 }
-                _ => self.warn(format!("{text:?}: give a move number from 0 to {}.", self.game.moves.len())),
+                _ => self.warn(format!("{text:?}: give a move number from 0 to {}.", self.history.line().len())),
             },
         }
     }
 
     /// Shows the named piece's card and moves the cursor to the next one on the board.
     fn find(&mut self, text: &str) {
-        let cat = self.rules.catalogue();
+        let cat = self.rules().catalogue();
         let k = match cat.lookup(text) {
             Lookup::Found(k) => k,
             Lookup::Ambiguous(ks) => {
@@ -926,16 +891,16 @@ impl App {
     /// either way, from the piece's moves with every path.
     pub fn refresh_overlay(&mut self) {
         self.overlay.iter_mut().for_each(|f| *f = 0);
-        let pos = &self.game.positions[self.shown];
+        let pos = self.history.position();
         let marks = match &self.selection {
-            Some(sel) => reach::reach(&self.rules, pos, sel.candidates(), sel.legs.len()),
+            Some(sel) => reach::reach(self.history.rules(), pos, sel.candidates(), sel.legs.len()),
             None => {
                 let sq = self.cursor_square();
                 if pos.piece_at(sq).is_none() {
                     return;
                 }
-                let moves = self.rules.moves_from_all_paths(pos, sq);
-                reach::reach(&self.rules, pos, &moves, 0)
+                let moves = self.history.rules().moves_from_all_paths(pos, sq);
+                reach::reach(self.history.rules(), pos, &moves, 0)
             }
         };
         for (sq, f) in marks {
@@ -965,7 +930,7 @@ impl App {
             self.warn(format!("Nothing on {name} to move."));
             return;
         };
-        let kind = self.rules.catalogue().kind(piece.kind).name.clone();
+        let kind = self.rules().catalogue().kind(piece.kind).name.clone();
         if piece.side != turn {
             self.warn(format!(
                 "That {kind} is {}'s; it is {turn}'s turn.",
@@ -973,7 +938,7 @@ impl App {
             ));
             return;
         }
-        let moves = self.rules.moves_from_all_paths(self.pos(), sq);
+        let moves = self.rules().moves_from_all_paths(self.pos(), sq);
         if moves.is_empty() {
             self.warn(format!("The {kind} on {name} has no legal move."));
             return;
@@ -1053,20 +1018,20 @@ impl App {
         let Some(piece) = pos.piece_at(from) else {
             return "nothing to move".into();
         };
-        let kind = self.rules.catalogue().kind(piece.kind).name.clone();
+        let kind = self.rules().catalogue().kind(piece.kind).name.clone();
         let there = dims.square_name(to);
         if let Some(p) = pos.piece_at(to)
             && p.side == piece.side
             && to != from
         {
-            let own = &self.rules.catalogue().kind(p.kind).name;
+            let own = &self.rules().catalogue().kind(p.kind).name;
             return format!("your own {own} stands on {there}.");
         }
         // On an empty board, could it get there at all?
-        let mut alone = self.rules.empty_position();
-        self.rules.put(&mut alone, from, Some(piece));
+        let mut alone = self.rules().empty_position();
+        self.rules().put(&mut alone, from, Some(piece));
         let reachable = self
-            .rules
+            .rules()
             .moves_from(&alone, from)
             .iter()
             .any(|m| m.to == to);
@@ -1095,19 +1060,15 @@ impl App {
 
     /// Plays a move for the side to move and records it.
     pub fn play(&mut self, m: Move) {
-        let pos = self.pos().clone();
-        let text = notation::move_string(&self.rules, &pos, &m);
-        let mut next = pos;
-        if let Err(e) = self.rules.play(&mut next, &m) {
-            self.warn(e.to_string());
-            return;
-        }
         let mover = self.pos().to_move();
-        self.record.played(&self.rules, &next, text.clone());
-        self.game.positions.push(next);
-        self.game.moves.push(m);
-        self.game.notations.push(text.clone());
-        self.shown = self.game.moves.len();
+        let text = match self.history.play(&m) {
+            Ok(p) => p.text.clone(),
+            Err(e) => {
+                self.warn(e.to_string());
+                return;
+            }
+        };
+        let n = self.history.point();
         self.selection = None;
         self.cursor = self.dims().xy(m.to);
         if self.view.follow {
@@ -1115,22 +1076,20 @@ impl App {
         }
         self.scroll_to_cursor();
         self.refresh_overlay();
-        self.persist();
         match self.outcome() {
             Some(o) => self.say(format!(
-                "{}. {text}. Game over: {} wins ({}). The board stays browsable; {} undoes.",
-                self.game.moves.len(),
+                "{n}. {text}. Game over: {} wins ({}). The board stays browsable; {} undoes.",
                 capital(o.winner.name()),
                 o.reason.describe(),
                 self.keymap.keys_of(Action::Undo)
             )),
             None => self.say(format!(
-                "{}. {} {text}. {} to move.",
-                self.game.moves.len(),
+                "{n}. {} {text}. {} to move.",
                 capital(mover.name()),
                 capital(self.pos().to_move().name())
             )),
         }
+        self.persist();
     }
 
     fn cancel(&mut self) {
@@ -1150,50 +1109,41 @@ impl App {
 
     fn undo(&mut self) {
         self.selection = None;
-        if self.game.resigned.take().is_some() {
-            self.record.truncate(self.game.moves.len());
-            self.persist();
-            self.say("Resignation taken back.");
-            self.refresh_overlay();
-            return;
+        match self.history.undo() {
+            None => {
+                self.warn("Nothing to undo.");
+                return;
+            }
+            Some(Undone::Resignation(_)) => self.say("Resignation taken back."),
+            Some(Undone::Move(p)) => {
+                self.cursor = self.dims().xy(p.mv.from);
+                if self.view.follow {
+                    self.face_side_to_move();
+                }
+                self.scroll_to_cursor();
+                self.say(format!(
+                    "Undid {}. {} to move.",
+                    p.text,
+                    capital(self.pos().to_move().name())
+                ));
+            }
         }
-        let Some(m) = self.game.moves.pop() else {
-            self.warn("Nothing to undo.");
-            return;
-        };
-        self.game.positions.pop();
-        let text = self.game.notations.pop().unwrap_or_default();
-        self.game.redo.push(m);
-        self.shown = self.game.moves.len();
-        self.record.truncate(self.game.moves.len());
-        self.persist();
-        self.cursor = self.dims().xy(m.from);
-        if self.view.follow {
-            self.face_side_to_move();
-        }
-        self.scroll_to_cursor();
         self.refresh_overlay();
-        self.say(format!(
-            "Undid {text}. {} to move.",
-            capital(self.pos().to_move().name())
-        ));
+        self.persist();
     }
 
     fn redo(&mut self) {
-        let Some(m) = self.game.redo.pop() else {
-            self.warn("Nothing to redo.");
-            return;
-        };
-        let redo = std::mem::take(&mut self.game.redo);
-        self.play(m);
-        self.game.redo = redo;
+        match self.history.line().get(self.history.point()) {
+            Some(p) => self.play(p.mv),
+            None => self.warn("Nothing to redo."),
+        }
     }
 
     fn resign(&mut self) {
-        let side = self.pos().to_move();
-        self.game.resigned = Some(side);
-        self.record.set_resigned(side);
-        self.persist();
+        let Some(side) = self.history.resign() else {
+            self.warn("The game is already over.");
+            return;
+        };
         self.selection = None;
         self.refresh_overlay();
         self.say(format!(
@@ -1202,6 +1152,7 @@ impl App {
             capital(side.opponent().name()),
             self.keymap.keys_of(Action::Undo)
         ));
+        self.persist();
     }
 
     /// The piece shown in the side panel: under the cursor, else the last one found.

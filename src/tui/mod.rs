@@ -138,7 +138,7 @@ pub fn run(rules: Rules, start: Position, options: PlayOptions) -> Result<(), Tu
         && let Some(dir) = &app.files.autosave_dir
         && let Ok(Some(found)) = store::latest_unfinished(dir)
         && !found.1.moves().is_empty()
-        && app.rules.game.is_called(&found.1.game)
+        && app.rules().game.is_called(&found.1.game)
     {
         app.offer_resume(found);
     }

@@ -174,8 +174,8 @@ fn a_move_by_keys_then_undo_and_redo() {
     assert!(app.selection.is_some());
     keys(&mut app, "k");
     key(&mut app, KeyCode::Char(' '));
-    assert_eq!(app.game.moves.len(), 1);
-    assert_eq!(app.game.notations[0], "P19.26-19.25");
+    assert_eq!(app.history.played().len(), 1);
+    assert_eq!(app.history.line()[0].text, "P19.26-19.25");
     assert_eq!(app.pos().to_move(), Side::White);
     // An illegal destination is explained and nothing happens.
     goto(&mut app, 17, 25);
@@ -190,7 +190,7 @@ fn a_move_by_keys_then_undo_and_redo() {
     key(&mut app, KeyCode::Esc);
     assert!(app.selection.is_none());
     keys(&mut app, "u");
-    assert_eq!(app.game.moves.len(), 0);
+    assert_eq!(app.history.played().len(), 0);
     assert_eq!(app.pos().to_move(), Side::Black);
     app.on_key(KeyEvent {
         code: KeyCode::Char('r'),
@@ -198,8 +198,8 @@ fn a_move_by_keys_then_undo_and_redo() {
         kind: KeyEventKind::Press,
         state: KeyEventState::NONE,
     });
-    assert_eq!(app.game.moves.len(), 1);
-    assert_eq!(app.game.notations[0], "P19.26-19.25");
+    assert_eq!(app.history.played().len(), 1);
+    assert_eq!(app.history.line()[0].text, "P19.26-19.25");
     keys(&mut app, "u");
     keys(&mut app, "u");
     assert!(app.warning && app.status.contains("Nothing to undo"));
@@ -225,7 +225,7 @@ fn lion_double_capture_and_igui_are_entered_leg_by_leg() {
     goto(&mut app, 10, 12);
     key(&mut app, KeyCode::Enter);
     assert_eq!(
-        app.game.notations.first().map(String::as_str),
+        app.history.line().first().map(|p| p.text.as_str()),
         Some("LN26.26x26.25x26.24+"),
         "{}",
         app.status
@@ -239,7 +239,7 @@ fn lion_double_capture_and_igui_are_entered_leg_by_leg() {
     key(&mut app, KeyCode::Enter);
     goto(&mut app, 10, 10);
     key(&mut app, KeyCode::Enter);
-    assert_eq!(app.game.notations[0], "LN26.26x26.25-26.26+");
+    assert_eq!(app.history.line()[0].text, "LN26.26x26.25-26.26+");
     keys(&mut app, "u");
     // Choosing the stop twice takes just the pawn.
     goto(&mut app, 10, 10);
@@ -247,7 +247,7 @@ fn lion_double_capture_and_igui_are_entered_leg_by_leg() {
     goto(&mut app, 10, 11);
     key(&mut app, KeyCode::Enter);
     key(&mut app, KeyCode::Enter);
-    assert_eq!(app.game.notations[0], "LN26.26x26.25+");
+    assert_eq!(app.history.line()[0].text, "LN26.26x26.25+");
 }
 
 #[test]
@@ -264,7 +264,7 @@ fn hook_move_turns_where_chosen() {
     key(&mut app, KeyCode::Enter);
     goto(&mut app, 14, 12);
     key(&mut app, KeyCode::Enter);
-    assert_eq!(app.game.notations[0], "HM26.26-26.24-22.24");
+    assert_eq!(app.history.line()[0].text, "HM26.26-26.24-22.24");
 }
 
 #[test]
@@ -276,14 +276,14 @@ fn promotion_is_asked_only_when_it_is_a_choice() {
     key(&mut app, KeyCode::Enter);
     assert!(matches!(app.mode, Mode::Promote { .. }));
     keys(&mut app, "n");
-    assert_eq!(app.game.notations[0], "G26.12-26.11=");
+    assert_eq!(app.history.line()[0].text, "G26.12-26.11=");
     keys(&mut app, "u");
     goto(&mut app, 10, 24);
     key(&mut app, KeyCode::Enter);
     goto(&mut app, 10, 25);
     key(&mut app, KeyCode::Enter);
     keys(&mut app, "y");
-    assert_eq!(app.game.notations[0], "G26.12-26.11+");
+    assert_eq!(app.history.line()[0].text, "G26.12-26.11+");
     // Compulsory under atsa: no question.
     let mut app = custom("atsa", Side::Black, &[("G", Side::Black, 10, 24)]);
     goto(&mut app, 10, 24);
@@ -291,7 +291,7 @@ fn promotion_is_asked_only_when_it_is_a_choice() {
     goto(&mut app, 10, 25);
     key(&mut app, KeyCode::Enter);
     assert_eq!(app.mode, Mode::Normal);
-    assert_eq!(app.game.notations[0], "G26.12-26.11+");
+    assert_eq!(app.history.line()[0].text, "G26.12-26.11+");
 }
 
 #[test]
@@ -327,7 +327,7 @@ fn game_end_resign_and_quit() {
     key(&mut app, KeyCode::Enter);
     goto(&mut app, 35, 1);
     key(&mut app, KeyCode::Enter);
-    assert_eq!(app.game.moves.len(), 1);
+    assert_eq!(app.history.played().len(), 1);
     keys(&mut app, "q");
     assert_eq!(app.mode, Mode::Confirm(ConfirmKind::Quit));
     keys(&mut app, "n");
@@ -360,7 +360,7 @@ fn find_and_goto() {
     let mut app = start("wikipedia");
     keys(&mut app, "/lion");
     key(&mut app, KeyCode::Enter);
-    let k = app.rules.catalogue().by_code("LN").unwrap();
+    let k = app.rules().catalogue().by_code("LN").unwrap();
     assert_eq!(app.pos().piece_at(app.cursor_square()).unwrap().kind, k);
     assert!(app.status.contains("1 of 4"), "{}", app.status);
     keys(&mut app, "/lion");
@@ -564,18 +564,21 @@ fn save_asks_for_a_name_once_and_never_clobbers_other_files() {
 
 fn recorded_game(moves: usize) -> (taikyoku::record::Record, taikyoku::record::Replay) {
     let r = rules("wikipedia");
-    let mut pos = r.start_position();
-    let mut rec = taikyoku::record::Record::new(&r, &pos);
+    let start = r.start_position();
+    let mut h = taikyoku::history::History::new(r, start);
     for i in 0..moves {
-        let m = r
+        let pos = h.position().clone();
+        let m = h
+            .rules()
             .legal_moves(&pos)
             .into_iter()
-            .filter(|m| r.captures(&pos, m).is_empty())
+            .filter(|m| h.rules().captures(&pos, m).is_empty())
             .nth(i % 3)
             .unwrap();
-        rec.push_move(&r, &mut pos, &m).unwrap();
+        h.play(&m).unwrap();
     }
-    let replay = rec.replay(&r.game).unwrap();
+    let rec = taikyoku::record::Record::new(&h);
+    let replay = rec.replay(&h.rules().game).unwrap();
     (rec, replay)
 }
 
@@ -593,24 +596,24 @@ fn replay_steps_jumps_plays_and_branches() {
     let dir = tempfile::tempdir().unwrap();
     app.files.autosave_dir = Some(dir.path().to_path_buf());
     app.set_geometry(view::geometry(&app, Rect::new(0, 0, 200, 60)));
-    assert_eq!(app.shown, 0);
+    assert_eq!(app.history.point(), 0);
     keys(&mut app, "..");
-    assert_eq!(app.shown, 2);
+    assert_eq!(app.history.point(), 2);
     assert!(app.status.contains("Move 2 of 6"), "{}", app.status);
     keys(&mut app, ",");
-    assert_eq!(app.shown, 1);
+    assert_eq!(app.history.point(), 1);
     key(&mut app, KeyCode::End);
-    assert_eq!(app.shown, 6);
+    assert_eq!(app.history.point(), 6);
     key(&mut app, KeyCode::Home);
-    assert_eq!(app.shown, 0);
+    assert_eq!(app.history.point(), 0);
     keys(&mut app, ":4");
     key(&mut app, KeyCode::Enter);
-    assert_eq!(app.shown, 4);
+    assert_eq!(app.history.point(), 4);
     // The move list marks the current move; the board is the position after it.
     let t = text(&render(&app, 200, 60));
     assert!(t.contains("Replay 4/6"), "{t}");
     assert!(t.contains("◀"));
-    assert_eq!(app.pos(), &app.game.positions[4]);
+    assert_eq!(app.pos(), &app.history.position_at(4));
     // Read-only: no moves, no undo.
     key(&mut app, KeyCode::Enter);
     assert!(
@@ -629,14 +632,14 @@ fn replay_steps_jumps_plays_and_branches() {
     app.tick();
     app.tick();
     app.tick();
-    assert_eq!(app.shown, 6);
+    assert_eq!(app.history.point(), 6);
     assert!(app.tick_interval().is_none());
     // Branch from move 3: a new game, saved as a new record.
     keys(&mut app, ":3");
     key(&mut app, KeyCode::Enter);
     keys(&mut app, "b");
     assert!(app.replay.is_none());
-    assert_eq!(app.game.moves.len(), 3);
+    assert_eq!(app.history.played().len(), 3);
     let file = app.files.autosave.clone().expect("saved as a new record");
     assert_eq!(saved_moves(&file).len(), 3);
     assert!(
@@ -662,12 +665,12 @@ fn an_unfinished_game_is_offered_for_resuming() {
     let t = text(&render(&app, 200, 60));
     assert!(t.contains("Resume the unfinished game"), "{t}");
     keys(&mut app, "y");
-    assert_eq!(app.game.moves.len(), 5);
+    assert_eq!(app.history.played().len(), 5);
     assert_eq!(app.files.autosave.as_deref(), Some(path.as_path()));
     // Declining starts afresh.
     let mut app = start("wikipedia");
     app.offer_resume(found);
     keys(&mut app, "n");
-    assert_eq!(app.game.moves.len(), 0);
+    assert_eq!(app.history.played().len(), 0);
     assert!(app.status.contains("A new game"));
 }

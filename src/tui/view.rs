@@ -111,7 +111,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
 
 /// What a piece shows in a square of `w` cells: up to `w - 1` cells after the mark.
 fn piece_text(app: &App, kind: u16, side: Side, w: u16) -> String {
-    let k = app.rules.catalogue().kind(kind);
+    let k = app.rules().catalogue().kind(kind);
     if app.view.ascii {
         let code = if side == Side::White {
             k.code.to_ascii_lowercase()
@@ -142,12 +142,9 @@ fn draw_board(app: &App, area: Rect, buf: &mut Buffer) {
     let w = g.cell_w;
     let pos = app.pos();
     let (sc, sr) = app.view.scroll;
-    let last = app.shown_move().map(|(_, m)| m);
+    let last = app.shown_move().map(|p| p.mv);
     // What the shown move took: marked on the (now empty) squares.
-    let taken: Vec<taikyoku::geometry::Square> = app
-        .shown_move()
-        .map(|(i, m)| app.rules.captures(&app.game.positions[i], &m))
-        .unwrap_or_default();
+    let taken = app.shown_move().map_or(&[][..], |p| &p.captures);
     // File labels along the top, rank labels down the left.
     for c in 0..g.cols {
         let (x, _) = app.board_xy(c + sc, 0);
@@ -281,7 +278,7 @@ fn draw_card(app: &App, area: Rect, buf: &mut Buffer) {
     match app.shown_piece() {
         None => lines.push(Line::from("An empty square.")),
         Some((kind, piece)) => {
-            let card = app.cards.get(&app.rules, kind);
+            let card = app.cards.get(app.rules(), kind);
             lines.push(Line::from(vec![
                 Span::styled(format!("{} ", card.kanji), t.title),
                 Span::styled(format!("{} ({})", card.name, card.code), t.title),
@@ -362,9 +359,9 @@ fn draw_minimap(app: &App, area: Rect, buf: &mut Buffer) {
     let in_view = |c: i32, r: i32| c >= sc && c < sc + g.cols && r >= sr && r < sr + g.rows;
     let last: Vec<_> = app
         .shown_move()
-        .map(|(_, m)| {
-            let mut v = vec![m.from, m.to];
-            v.extend_from_slice(m.path());
+        .map(|p| {
+            let mut v = vec![p.mv.from, p.mv.to];
+            v.extend_from_slice(p.mv.path());
             v
         })
         .unwrap_or_default();
@@ -405,8 +402,8 @@ fn draw_moves(app: &App, area: Rect, buf: &mut Buffer) {
     let title = match &app.replay {
         Some(r) => format!(
             " Replay {}/{}{} ",
-            app.shown,
-            app.game.moves.len(),
+            app.history.point(),
+            app.history.line().len(),
             if r.autoplay { " ▶" } else { "" }
         ),
         None => " Moves ".to_string(),
@@ -417,21 +414,22 @@ fn draw_moves(app: &App, area: Rect, buf: &mut Buffer) {
         .title_style(t.title);
     let inner = block.inner(area);
     block.render(area, buf);
-    let n = app.game.notations.len();
+    let line = app.history.line();
+    let n = line.len();
     let rows = inner.height as usize;
     // Keep the shown move in view (the last one while playing).
-    let current = app.shown;
+    let current = app.history.point();
     let start = current
         .saturating_sub(rows.saturating_sub(1))
         .min(n.saturating_sub(rows));
-    let lines: Vec<Line> = app.game.notations[start..]
+    let lines: Vec<Line> = line[start..]
         .iter()
         .take(rows)
         .enumerate()
-        .map(|(i, s)| {
+        .map(|(i, p)| {
             let num = start + i + 1;
-            let black = app.game.positions[num - 1].to_move() == Side::Black;
-            let text = format!("{num:>4} {} {s}", if black { "▲" } else { "△" });
+            let black = p.side == Side::Black;
+            let text = format!("{num:>4} {} {}", if black { "▲" } else { "△" }, p.text);
             if num == current {
                 Line::styled(
                     format!("{text} ◀"),

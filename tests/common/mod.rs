@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
 use taikyoku::game::Game;
 use taikyoku::geometry::{Side, Square};
+use taikyoku::history::History;
 use taikyoku::movegen::Move;
 use taikyoku::position::{Piece, Position};
 use taikyoku::rules::Rules;
@@ -27,6 +28,12 @@ pub fn rules(name: &str) -> &'static Rules {
             .collect()
     });
     &all[name]
+}
+
+/// A game from `r`'s start (with its own copy of the rules, which a history owns).
+pub fn history(r: &Rules) -> History {
+    let own = Rules::new(r.game.clone(), &r.rule_set.name).expect("rule set compiles");
+    History::new(own, r.start_position())
 }
 
 /// The built-in Sho shogi under its one rule set (compiled once per test binary).
@@ -145,12 +152,12 @@ pub fn random_game(
     quiet: bool,
 ) -> (taikyoku::record::Record, Position) {
     let mut rng = Rng::new(seed);
-    let mut pos = r.start_position();
-    let mut record = taikyoku::record::Record::new(r, &pos);
+    let mut history = history(r);
     for ply in 0..n {
-        let mut moves = r.legal_moves(&pos);
-        if quiet && moves.iter().any(|m| r.captures(&pos, m).is_empty()) {
-            moves.retain(|m| r.captures(&pos, m).is_empty());
+        let pos = history.position();
+        let mut moves = r.legal_moves(pos);
+        if quiet && moves.iter().any(|m| r.captures(pos, m).is_empty()) {
+            moves.retain(|m| r.captures(pos, m).is_empty());
         }
         loop {
             assert!(
@@ -161,12 +168,13 @@ pub fn random_game(
             let mut child = pos.clone();
             r.play_unchecked(&mut child, &m);
             if r.outcome(&child).is_none() {
-                record.push_move(r, &mut pos, &m).expect("a legal move");
+                history.play(&m).expect("a legal move");
                 break;
             }
         }
     }
-    (record, pos)
+    let record = taikyoku::record::Record::new(&history);
+    (record, history.position().clone())
 }
 
 /// Runs the `taikyoku` binary.
