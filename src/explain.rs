@@ -891,8 +891,7 @@ mod tests {
     use super::*;
 
     fn movement(code: &str) -> Movement {
-        let rules =
-            Rules::new(crate::game::Game::builtin("taikyoku").unwrap(), "wikipedia").unwrap();
+        let rules = Rules::builtin("taikyoku", "wikipedia").unwrap();
         let k = rules.catalogue().by_code(code).unwrap();
         Movement::of(&rules, k)
     }

@@ -113,7 +113,7 @@ mod tests {
 
     #[test]
     fn a_lion_next_to_an_enemy_can_take_it_on_the_way_and_come_back() {
-        let r = Rules::new(crate::game::Game::builtin("taikyoku").unwrap(), "wikipedia").unwrap();
+        let r = Rules::builtin("taikyoku", "wikipedia").unwrap();
         let mut pos = r.empty_position();
         let lion = put(&r, &mut pos, "LN", Side::Black, 10, 10);
         let pawn = put(&r, &mut pos, "P", Side::White, 10, 11);
@@ -138,7 +138,7 @@ mod tests {
 
     #[test]
     fn a_range_capture_marks_what_it_flies_over() {
-        let r = Rules::new(crate::game::Game::builtin("taikyoku").unwrap(), "wikipedia").unwrap();
+        let r = Rules::builtin("taikyoku", "wikipedia").unwrap();
         let mut pos = r.empty_position();
         let gg = put(&r, &mut pos, "GG", Side::Black, 10, 10);
         let pawn = put(&r, &mut pos, "P", Side::White, 10, 12);

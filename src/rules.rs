@@ -131,6 +131,11 @@ impl Rules {
         Ok(rules)
     }
 
+    /// A built-in game (by id, such as `sho`) under the named rule set.
+    pub fn builtin(game: &str, rule_set: &str) -> Result<Rules, Box<dyn std::error::Error>> {
+        Ok(Rules::new(Game::builtin(game)?, rule_set)?)
+    }
+
     /// Per kind that promotes, per side, per mailbox cell: whether the piece, unpromoted and
     /// alone on the board there, has no move ([`KindTable::stuck`]).
     fn stuck_tables(&self) -> Vec<[Vec<bool>; 2]> {

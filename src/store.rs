@@ -421,7 +421,7 @@ mod tests {
 
     #[test]
     fn saving_never_replaces_what_is_not_a_record() {
-        let r = Rules::new(crate::game::Game::builtin("taikyoku").unwrap(), "wikipedia").unwrap();
+        let r = Rules::builtin("taikyoku", "wikipedia").unwrap();
         let start = r.start_position();
         let rec = Record::new(&History::new(r, start));
         let dir = tempfile::tempdir().unwrap();
@@ -442,7 +442,7 @@ mod tests {
 
     #[test]
     fn the_latest_unfinished_autosave_is_offered() {
-        let r = Rules::new(crate::game::Game::builtin("taikyoku").unwrap(), "wikipedia").unwrap();
+        let r = Rules::builtin("taikyoku", "wikipedia").unwrap();
         let dir = tempfile::tempdir().unwrap();
         let auto = dir.path().join("autosave");
         assert!(latest_unfinished(&auto).unwrap().is_none());
@@ -495,7 +495,7 @@ mod tests {
 
     #[test]
     fn a_save_never_replaces_another_program_s_changes() {
-        let r = Rules::new(crate::game::Game::builtin("taikyoku").unwrap(), "wikipedia").unwrap();
+        let r = Rules::builtin("taikyoku", "wikipedia").unwrap();
         let pos = r.start_position();
         let mut h = History::new(r, pos);
         let rec = Record::new(&h);

@@ -221,3 +221,45 @@ fn a_killed_game_loses_no_move_and_is_offered_again() {
     let s = t2.wait_for("REPORTED");
     assert_restored(&s);
 }
+
+#[test]
+fn sho_shogi_plays_on_a_small_board() {
+    if !have_tmux() {
+        eprintln!("tmux is not installed: skipping the end-to-end test");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let t =
+        Tmux::start("sho", &command(dir.path(), "", "--game sho"), 80, 24).expect("tmux starts");
+    let s = t.wait_for("Black to move");
+    // The whole 9×9 board, the game's name, and the cursor on the king.
+    assert!(s.contains("     9   8   7   6   5   4   3   2   1"), "{s}");
+    assert!(s.contains("  8  .  ^角  .   o  ^象  o   .  ^飛  . "), "{s}");
+    assert!(s.contains("Sho shogi\n"), "{s}");
+    assert!(s.contains("King (K)"), "{s}");
+    // The drunk elephant in front of the king steps left; White's pawn on 6.3 answers.
+    t.keys(&["k", "Enter", "h", "Enter"]);
+    let s = t.wait_for("1. Black DE5.8-6.8");
+    assert!(s.contains("White to move"), "{s}");
+    t.keys(&["k", "k", "k", "k", "k", "Enter", "j", "Enter"]);
+    let s = t.wait_for("2. White P6.3-6.4");
+    assert!(s.contains("  4  .   .   .  v歩  .   .   .   .   . "), "{s}");
+    t.keys(&["q"]);
+    let s = t.wait_for("REPORTED");
+    assert!(s.contains("EXIT=0"), "{s}");
+    // At 240×70 the board sits in the middle of its part of the screen.
+    let t = Tmux::start(
+        "sho-big",
+        &command(dir.path(), "", "--game sho play"),
+        240,
+        70,
+    )
+    .expect("tmux starts");
+    let s = t.wait_for("Black to move");
+    let labels = s
+        .lines()
+        .find(|l| l.contains("9   8   7   6   5   4   3   2   1"))
+        .unwrap_or_else(|| panic!("{s}"));
+    assert!(labels.starts_with(&" ".repeat(60)), "{s}");
+    assert!(s.lines().position(|l| l == labels).unwrap() > 20, "{s}");
+}

@@ -65,7 +65,22 @@ pub fn areas(area: Rect) -> Areas {
 
 /// The board geometry for a terminal of `area` at the app's zoom.
 pub fn geometry(app: &App, area: Rect) -> Geometry {
-    board_geometry(app, areas(area).board)
+    board_geometry(app, fit_board(app, areas(area).board))
+}
+
+/// The part of the board area the whole board needs at this zoom, centred in it: a small
+/// board (Sho shogi's 9×9) sits in the middle rather than in a corner.
+fn fit_board(app: &App, board: Rect) -> Rect {
+    let d = app.dims();
+    let width = RANK_LABEL + d.files as u16 * ZOOM_WIDTHS[app.view.zoom];
+    let height = 1 + d.ranks as u16;
+    let (w, h) = (width.min(board.width), height.min(board.height));
+    Rect::new(
+        board.x + (board.width - w) / 2,
+        board.y + (board.height - h) / 2,
+        w,
+        h,
+    )
 }
 
 /// Squares in the board part of the screen: a row of file labels on top, rank labels left.
@@ -94,7 +109,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         return;
     }
     let a = areas(area);
-    draw_board(app, a.board, buf);
+    draw_board(app, fit_board(app, a.board), buf);
     draw_card(app, a.card, buf);
     if let Some(m) = a.minimap {
         draw_minimap(app, m, buf);
@@ -478,6 +493,7 @@ fn draw_status(app: &App, area: Rect, buf: &mut Buffer) {
     .add_modifier(Modifier::REVERSED);
     buf.set_string(area.x, area.y, &turn, turn_style);
     let x = area.x + turn.width() as u16 + 1;
+    let end = x + text.width() as u16;
     buf.set_stringn(
         x,
         area.y,
@@ -485,6 +501,12 @@ fn draw_status(app: &App, area: Rect, buf: &mut Buffer) {
         area.width.saturating_sub(x - area.x) as usize,
         style,
     );
+    // The game, at the right where the line has room for it.
+    let game = format!(" {} ", app.rules().game.name);
+    let w = game.width() as u16;
+    if end + 1 + w <= area.right() {
+        buf.set_string(area.right() - w, area.y, game, t.label);
+    }
 }
 
 /// The hint line, from the keymap.
