@@ -204,6 +204,10 @@ pub struct PerftArgs {
     /// Print the count under each first move.
     #[arg(long)]
     pub divide: bool,
+    /// Make and unmake every leaf move, as a search walks the tree, instead of counting the
+    /// last ply's moves (slower; for timing).
+    #[arg(long, conflicts_with = "divide")]
+    pub no_bulk: bool,
 }
 
 #[derive(Args, Debug)]
@@ -650,7 +654,12 @@ fn perft(g: &GameArgs, rs: &Option<String>, a: PerftArgs) -> Result<(), CliError
         }
         return out(&total.to_string());
     }
-    out(&rules.perft(&pos, a.depth).to_string())
+    let n = if a.no_bulk {
+        rules.perft_no_bulk(&pos, a.depth)
+    } else {
+        rules.perft(&pos, a.depth)
+    };
+    out(&n.to_string())
 }
 
 fn record_new(g: &GameArgs, rs: &Option<String>, a: RecordNewArgs) -> Result<(), CliError> {

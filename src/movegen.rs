@@ -3,13 +3,24 @@
 //! special-cased here: lions, hook movers, range capturers and hoppers are all data.
 
 use crate::betza::{LegKind, Mode, Pattern};
-use crate::geometry::{Side, Square, Vec2};
+use crate::geometry::{Dims, Side, Square, Vec2};
 use crate::position::{Cell, EMPTY, OFF, Position, cell_side, decode};
 
 /// The most intermediate stops a move can have (a four-leg move).
 pub const MAX_STOPS: usize = 3;
 
-/// A move: from, to, the intermediate stops of a multi-leg move, and what it does.
+/// The longest line a range capturer's victims are recorded on: [`Move`]'s line mask has a bit
+/// per square strictly between its last stop and its destination.
+pub const MAX_LINE: usize = 64;
+
+/// A move: from, to, the intermediate stops of a multi-leg move, what it does, and every piece
+/// it removes (its victims), so that playing and taking it back need nothing else.
+///
+/// Victims are recorded inline, not in a list: a stop's bit, a destination bit and a bit mask
+/// over the straight line from the last stop (or the start) to the destination. That covers any
+/// number of victims (a range capturer's flight can remove every piece on a line) without an
+/// allocation or a side buffer, and keeps a move `Copy` and 24 bytes (was 12): measured, the
+/// generator's speed did not change (`cargo bench --bench movegen`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Move {
     pub from: Square,
@@ -17,7 +28,14 @@ pub struct Move {
     stops: [Square; MAX_STOPS],
     n_stops: u8,
     flags: u8,
+    /// Bit `i` (< `MAX_STOPS`): stop `i` removes a piece; [`TOOK_TO`]: the destination does.
+    took: u8,
+    /// Bit `k`: the `k+1`-th square from the last stop towards `to` loses its piece.
+    line: u64,
 }
+
+/// In [`Move::took`]: the destination held a piece, which the move removes.
+const TOOK_TO: u8 = 1 << 7;
 
 const PROMOTE: u8 = 1;
 /// Flew over pieces by range capture (they are removed when the rule set says so).
@@ -31,7 +49,37 @@ impl Move {
             stops: [Square(0); MAX_STOPS],
             n_stops: 0,
             flags: 0,
+            took: 0,
+            line: 0,
         }
+    }
+
+    /// Whether the move removes any piece (of either side).
+    pub fn captures(&self) -> bool {
+        self.took != 0 || self.line != 0
+    }
+
+    /// The squares whose pieces the move removes, in the order met: stops, the squares a range
+    /// capturer flies over, the destination. Exactly what playing it empties (or, for the
+    /// destination, replaces).
+    pub fn victims(&self, dims: Dims) -> impl Iterator<Item = Square> + '_ {
+        let stops = (0..self.n_stops as usize)
+            .filter(|&i| self.took & (1 << i) != 0)
+            .map(|i| self.stops[i]);
+        let last = self.path().last().copied().unwrap_or(self.from);
+        let (fx, fy) = dims.xy(last);
+        let (tx, ty) = dims.xy(self.to);
+        let step = (ty - fy).signum() * dims.files as i32 + (tx - fx).signum();
+        let mut bits = self.line;
+        let line = std::iter::from_fn(move || {
+            (bits != 0).then(|| {
+                let k = bits.trailing_zeros() as i32 + 1;
+                bits &= bits - 1;
+                Square((last.0 as i32 + k * step) as u16)
+            })
+        });
+        let dest = (self.took & TOOK_TO != 0).then_some(self.to);
+        stops.chain(line).chain(dest)
     }
 
     /// Where the move stops on its way (a lion's first step, a hook mover's turn).
@@ -304,6 +352,10 @@ pub struct Scratch {
     /// Keep every path of a multi-leg move (for entering and checking a chosen path), not
     /// one per result.
     all_paths: bool,
+    /// Emit only the moves that remove a piece (quiescence search).
+    captures_only: bool,
+    /// Only whether a piece has a move matters: duplicates are not removed.
+    existence: bool,
 }
 
 impl Scratch {
@@ -311,6 +363,19 @@ impl Scratch {
     pub(crate) fn all_paths() -> Scratch {
         Scratch {
             all_paths: true,
+            ..Scratch::default()
+        }
+    }
+
+    /// Switches to generating only capturing moves, or back; returns the previous setting.
+    pub(crate) fn set_captures_only(&mut self, on: bool) -> bool {
+        std::mem::replace(&mut self.captures_only, on)
+    }
+
+    /// Buffers for asking whether pieces have a move at all.
+    pub(crate) fn existence() -> Scratch {
+        Scratch {
+            existence: true,
             ..Scratch::default()
         }
     }
@@ -333,6 +398,10 @@ struct Ctx<'a> {
     n_taken: usize,
     stops: [(usize, bool); MAX_STOPS],
     n_stops: usize,
+    /// The victims of the range flight being emitted ([`Move::line`]).
+    line: u64,
+    /// Emit only moves that remove a piece (see [`Scratch::captures_only`]).
+    captures_only: bool,
     /// When set, every mailbox cell the generation looks at is recorded here: the piece's
     /// moves depend on nothing else (used to update move counts incrementally).
     trace: Option<&'a mut Vec<usize>>,
@@ -375,6 +444,8 @@ impl Ctx<'_> {
             m.stops[i] = sqs[s];
         }
         m.n_stops = self.n_stops as u8;
+        m.took = self.took_bits(to);
+        m.line = self.line;
         if range {
             m.flags |= RANGE;
         }
@@ -411,6 +482,39 @@ impl Ctx<'_> {
         self.promote_and_push(m, key, captured, to, stop_in_zone, out, keys);
     }
 
+    /// [`Move::took`] for a move ending on `to`: the stops and destination that hold a piece
+    /// (the start and a square already counted excepted).
+    fn took_bits(&self, to: usize) -> u8 {
+        let stops = &self.stops[..self.n_stops];
+        let mut took = 0;
+        for (i, &(s, _)) in stops.iter().enumerate() {
+            let repeat = stops[..i].iter().any(|&(t, _)| t == s);
+            if s != self.origin && s != to && !repeat && self.pos.cell(s) != EMPTY {
+                took |= 1 << i;
+            }
+        }
+        if to != self.origin && self.pos.cell(to) != EMPTY {
+            took |= TOOK_TO;
+        }
+        took
+    }
+
+    /// The occupied squares strictly between `from` and `to` (a straight line, `unit` apart on
+    /// the mailbox), as a [`Move::line`] mask; they are read, so they are traced.
+    fn line_between(&mut self, from: usize, to: usize, unit: isize) -> u64 {
+        let mut mask = 0;
+        let mut sq = from.wrapping_add_signed(unit);
+        let mut k = 0;
+        while sq != to {
+            if self.cell(sq) != EMPTY {
+                mask |= 1 << k;
+            }
+            k += 1;
+            sq = sq.wrapping_add_signed(unit);
+        }
+        mask
+    }
+
     /// Pushes `m` with the promotion choices the rule set gives for it.
     #[allow(clippy::too_many_arguments)]
     #[inline]
@@ -424,6 +528,9 @@ impl Ctx<'_> {
         out: &mut Vec<Move>,
         keys: &mut Vec<(usize, u64)>,
     ) {
+        if self.captures_only && !m.captures() {
+            return;
+        }
         if !self.can_promote {
             push(out, keys, m, key);
             return;
@@ -477,8 +584,18 @@ impl Ctx<'_> {
                 enemy
             };
             let mut m = Move::new(from, self.kinds.squares[sq]);
-            if self.clears_path && ray.vec.unit().is_some() && ray.vec.king_len() > 1 {
+            if c != EMPTY {
+                m.took = TOOK_TO;
+            }
+            if self.clears_path
+                && let Some(u) = ray.vec.unit()
+                && ray.vec.king_len() > 1
+            {
                 m.flags |= RANGE;
+                if self.rules.range.captures_flown_over {
+                    let unit = u.y as isize * self.pos.stride() as isize + u.x as isize;
+                    m.line = self.line_between(self.origin, sq, unit);
+                }
             }
             self.promote_and_push(m, 0, captured, sq, || false, out, keys);
             if c != EMPTY {
@@ -508,13 +625,15 @@ impl Ctx<'_> {
         };
         let mut flew = false;
         let mut flew_enemy = false;
+        let mut line = 0u64;
         let mut sq = from;
-        for _ in 0..ray.max {
+        for step in 0..ray.max {
             sq = sq.wrapping_add_signed(ray.delta);
             let c = self.cell(sq);
             if c == OFF {
                 return;
             }
+            self.line = line;
             if c == EMPTY {
                 if ray.mode.quiet {
                     let took = flew_enemy && self.rules.range.captures_flown_over;
@@ -562,6 +681,9 @@ impl Ctx<'_> {
                     }
                     flew = true;
                     flew_enemy |= enemy;
+                    if self.rules.range.captures_flown_over {
+                        line |= 1 << step;
+                    }
                 }
             }
         }
@@ -669,6 +791,8 @@ pub(crate) fn piece_moves_traced(
         n_taken: 0,
         stops: [(0, false); MAX_STOPS],
         n_stops: 0,
+        line: 0,
+        captures_only: scratch.captures_only,
         trace,
     };
     for ray in &compiled.simple {
@@ -677,7 +801,7 @@ pub(crate) fn piece_moves_traced(
     for ray in &compiled.rays {
         ctx.walk(idx, ray, out, &mut keys, false);
     }
-    if compiled.dedup {
+    if compiled.dedup && !scratch.existence {
         dedup(out, start, &keys, scratch);
     }
     scratch.keys = keys;
@@ -742,41 +866,4 @@ fn dedup(out: &mut Vec<Move>, start: usize, keys: &[(usize, u64)], scratch: &mut
         }
     }
     out.truncate(write);
-}
-
-/// Calls `f` with each mailbox cell a move removes a piece from: stops and destination that
-/// hold pieces, and what a range capturer flew over when `range_captures`.
-pub(crate) fn for_each_capture(
-    pos: &Position,
-    m: &Move,
-    range_captures: bool,
-    mut f: impl FnMut(usize),
-) {
-    let origin = pos.index(m.from);
-    let to = pos.index(m.to);
-    let path = m.path();
-    for (k, &s) in path.iter().enumerate() {
-        let i = pos.index(s);
-        if i != origin && i != to && pos.cell(i) != EMPTY && !path[..k].contains(&s) {
-            f(i);
-        }
-    }
-    if m.is_range() && range_captures {
-        let last = path.last().map_or(origin, |&s| pos.index(s));
-        let dims = pos.dims();
-        let (fx, fy) = dims.xy(pos.square_of(last));
-        let (tx, ty) = dims.xy(m.to);
-        let step =
-            (ty - fy).signum() as isize * pos.stride() as isize + (tx - fx).signum() as isize;
-        let mut i = last.wrapping_add_signed(step);
-        while i != to {
-            if pos.cell(i) != EMPTY {
-                f(i);
-            }
-            i = i.wrapping_add_signed(step);
-        }
-    }
-    if to != origin && pos.cell(to) != EMPTY {
-        f(to);
-    }
 }

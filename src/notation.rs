@@ -460,10 +460,10 @@ pub fn load_position(rules: &Rules, arg: &str) -> Result<Position, NotationError
         let file = |e: String| NotationError(format!("{arg}: {e}"));
         let bytes = crate::store::read_file(path).map_err(|e| {
             file(match e.kind() {
-                std::io::ErrorKind::NotFound => {
-                    "no such file (and not a position string, which has 36 ranks and the side to move)"
-                        .into()
-                }
+                std::io::ErrorKind::NotFound => format!(
+                    "no such file (and not a position string, which has {} ranks and the side to move)",
+                    rules.dims().ranks
+                ),
                 _ => e.to_string(),
             })
         })?;

@@ -4,7 +4,7 @@ use crate::catalogue::{Catalogue, KindId, Reading};
 use crate::game::{Game, RuleSet};
 use crate::geometry::{Dims, Side, Square};
 use crate::movegen::{self, Compiled, KindTable, Move, Promotion, Scratch};
-use crate::position::{EMPTY, EndReason, Outcome, Piece, Position, decode, encode};
+use crate::position::{EndReason, Outcome, Piece, Position};
 
 /// An error from building rules or playing a move.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -22,9 +22,9 @@ pub struct Rules {
     pub game: Game,
     pub rule_set: RuleSet,
     pub readings: Vec<Reading>,
-    kinds: KindTable,
+    pub(crate) kinds: KindTable,
     /// Per kind, whether the game's end rule counts it (the position keeps their count).
-    vital: Vec<bool>,
+    pub(crate) vital: Vec<bool>,
     pad: usize,
 }
 
@@ -62,6 +62,7 @@ impl Rules {
             .unwrap_or(1);
         let stride = dims.files as usize + 2 * pad;
         let board_max = dims.files.max(dims.ranks);
+
         let mut compiled = Vec::with_capacity(readings.len());
         for (k, r) in game.catalogue.kinds.iter().zip(&readings) {
             let c = |side| {
@@ -76,6 +77,15 @@ impl Rules {
                 return Err(RulesError::Piece {
                     code: k.code.clone(),
                     message: "a range capturer (x) needs a rank".into(),
+                });
+            }
+            if r.betza.contains('x') && board_max as usize > movegen::MAX_LINE {
+                return Err(RulesError::Piece {
+                    code: k.code.clone(),
+                    message: format!(
+                        "a range capturer (x) needs a board of at most {} squares a side",
+                        movegen::MAX_LINE
+                    ),
                 });
             }
             compiled.push([c(Side::Black)?, c(Side::White)?]);
@@ -171,10 +181,6 @@ impl Rules {
         self.game.dims
     }
 
-    fn is_royal(&self) -> impl Fn(KindId) -> bool + '_ {
-        |k| self.vital[k as usize]
-    }
-
     /// An empty board of this game, Black to move.
     pub fn empty_position(&self) -> Position {
         Position::empty(self.dims(), self.pad)
@@ -191,7 +197,7 @@ impl Rules {
 
     /// Puts (or removes) a piece, keeping the position's royal count and outcome up to date.
     pub fn put(&self, pos: &mut Position, sq: Square, piece: Option<Piece>) {
-        pos.put(sq, piece, &self.is_royal());
+        pos.put(sq, piece, &self.vital);
         self.update_outcome(pos);
     }
 
@@ -234,13 +240,50 @@ impl Rules {
         if pos.outcome().is_some() {
             return;
         }
-        let side = pos.to_move().index();
-        let cells = pos.cells();
-        for (idx, &c) in cells.iter().enumerate() {
-            if c != EMPTY && c != crate::position::OFF && crate::position::cell_side(c) == side {
-                movegen::piece_moves(pos, idx, &self.rule_set.params, &self.kinds, scratch, out);
-            }
+        self.side_moves_into(pos, pos.to_move(), scratch, out);
+    }
+
+    /// The moves of every piece of `side`, whoever is to move, appended to `out`.
+    pub(crate) fn side_moves_into(
+        &self,
+        pos: &Position,
+        side: Side,
+        scratch: &mut Scratch,
+        out: &mut Vec<Move>,
+    ) {
+        for idx in pos.side_cells(side) {
+            movegen::piece_moves(pos, idx, &self.rule_set.params, &self.kinds, scratch, out);
         }
+    }
+
+    /// The legal moves of the side to move that remove a piece (for a quiescence search):
+    /// the same as filtering [`Rules::legal_moves`] by [`Move::captures`], without emitting
+    /// the others.
+    pub fn capture_moves_into(&self, pos: &Position, scratch: &mut Scratch, out: &mut Vec<Move>) {
+        let was = scratch.set_captures_only(true);
+        self.legal_moves_into(pos, scratch, out);
+        scratch.set_captures_only(was);
+    }
+
+    /// The moves of the side not to move that would capture a royal piece (one the game's end
+    /// rule counts) of the side to move if it were their turn: what threatens its royals.
+    pub fn royal_threats(&self, pos: &Position) -> Vec<Move> {
+        let mut out = Vec::new();
+        if pos.outcome().is_some() {
+            return out;
+        }
+        let them = pos.to_move().opponent();
+        let mut scratch = Scratch::default();
+        scratch.set_captures_only(true);
+        self.side_moves_into(pos, them, &mut scratch, &mut out);
+        let dims = self.dims();
+        out.retain(|m| {
+            m.victims(dims).any(|sq| {
+                pos.piece_at(sq)
+                    .is_some_and(|p| p.side != them && self.vital[p.kind as usize])
+            })
+        });
+        out
     }
 
     pub fn legal_moves(&self, pos: &Position) -> Vec<Move> {
@@ -281,52 +324,9 @@ impl Rules {
         out
     }
 
-    /// The squares a move removes pieces from, in the order met.
-    pub fn captures(&self, pos: &Position, m: &Move) -> Vec<Square> {
-        let mut out = Vec::new();
-        movegen::for_each_capture(
-            pos,
-            m,
-            self.rule_set.params.range.captures_flown_over,
-            |i| out.push(pos.square_of(i)),
-        );
-        out
-    }
-
-    /// Plays a move known to be legal.
-    pub fn play_unchecked(&self, pos: &mut Position, m: &Move) {
-        let royal = self.is_royal();
-        let from = pos.index(m.from);
-        let to = pos.index(m.to);
-        let mover = pos.cell(from);
-        let mut removed: [usize; 40] = [0; 40];
-        let mut n = 0;
-        movegen::for_each_capture(
-            pos,
-            m,
-            self.rule_set.params.range.captures_flown_over,
-            |i| {
-                if n < removed.len() {
-                    removed[n] = i;
-                    n += 1;
-                }
-            },
-        );
-        for &i in &removed[..n] {
-            pos.put_index(i, EMPTY, &royal);
-        }
-        pos.put_index(from, EMPTY, &royal);
-        let mut piece = decode(mover).expect("a move starts from a piece");
-        if m.promotes()
-            && let Some(k) = self.readings[piece.kind as usize].promotes_to
-        {
-            piece.kind = k;
-            piece.promoted = true;
-        }
-        pos.put_index(to, encode(piece), &royal);
-        pos.set_to_move(pos.to_move().opponent());
-        pos.ply += 1;
-        self.update_outcome(pos);
+    /// The squares a move removes pieces from, in the order met (its [`Move::victims`]).
+    pub fn captures(&self, _pos: &Position, m: &Move) -> Vec<Square> {
+        m.victims(self.dims()).collect()
     }
 
     /// Plays a move after checking that it is one of the legal moves.
@@ -349,13 +349,31 @@ impl Rules {
     }
 
     /// How the game stands: over by royal capture or resignation, or because the side to move
-    /// has no legal move (it loses).
+    /// has no legal move (it loses). Cheap: generation stops at the first piece that has a
+    /// move, as cozy-chess's `status()` does.
     pub fn outcome(&self, pos: &Position) -> Option<Outcome> {
         pos.outcome().or_else(|| {
-            self.legal_moves(pos).is_empty().then(|| Outcome {
+            (!self.has_legal_move(pos)).then(|| Outcome {
                 winner: pos.to_move().opponent(),
                 reason: EndReason::NoLegalMove,
             })
+        })
+    }
+
+    /// Whether the side to move has a move (the game's outcome aside).
+    fn has_legal_move(&self, pos: &Position) -> bool {
+        let mut scratch = Scratch::existence();
+        let mut out = Vec::with_capacity(64);
+        pos.side_cells(pos.to_move()).any(|idx| {
+            movegen::piece_moves(
+                pos,
+                idx,
+                &self.rule_set.params,
+                &self.kinds,
+                &mut scratch,
+                &mut out,
+            );
+            !out.is_empty()
         })
     }
 
@@ -365,147 +383,5 @@ impl Rules {
             winner: pos.to_move().opponent(),
             reason: EndReason::Resignation,
         }));
-    }
-
-    /// The number of leaf move sequences of `depth` moves.
-    pub fn perft(&self, pos: &Position, depth: u32) -> u64 {
-        let mut bufs: Vec<Vec<Move>> = (0..depth).map(|_| Vec::new()).collect();
-        let mut scratch = Scratch::default();
-        self.perft_inner(pos, depth, &mut bufs, &mut scratch)
-    }
-
-    fn perft_inner(
-        &self,
-        pos: &Position,
-        depth: u32,
-        bufs: &mut [Vec<Move>],
-        scratch: &mut Scratch,
-    ) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        let (buf, rest) = bufs.split_first_mut().expect("one buffer per ply");
-        buf.clear();
-        self.legal_moves_into(pos, scratch, buf);
-        match depth {
-            1 => buf.len() as u64,
-            2 => self.count_replies(pos, buf, scratch),
-            _ => {
-                let mut total = 0;
-                let mut child = pos.clone();
-                for m in buf.iter() {
-                    child.clone_from(pos);
-                    self.play_unchecked(&mut child, m);
-                    total += self.perft_inner(&child, depth - 1, rest, scratch);
-                }
-                total
-            }
-        }
-    }
-
-    /// The total number of replies to every move of `moves`, found incrementally: the
-    /// opponent's moves are generated once here, recording which cells each piece's moves
-    /// depend on; after each move only the opponent pieces that depend on a changed cell are
-    /// generated again.
-    fn count_replies(&self, pos: &Position, moves: &[Move], scratch: &mut Scratch) -> u64 {
-        let them = pos.to_move().opponent().index();
-        let cells = pos.cells();
-        let mut count = vec![0u32; cells.len()];
-        // watchers[cell] = opponent pieces whose moves depend on the cell (CSR layout).
-        let mut reads: Vec<(usize, usize)> = Vec::new();
-        let mut trace = Vec::new();
-        let mut out = Vec::new();
-        let mut base = 0u64;
-        for (idx, &c) in cells.iter().enumerate() {
-            if c != EMPTY && c != crate::position::OFF && crate::position::cell_side(c) == them {
-                out.clear();
-                trace.clear();
-                movegen::piece_moves_traced(
-                    pos,
-                    idx,
-                    &self.rule_set.params,
-                    &self.kinds,
-                    scratch,
-                    &mut out,
-                    Some(&mut trace),
-                );
-                count[idx] = out.len() as u32;
-                base += out.len() as u64;
-                reads.extend(trace.iter().map(|&r| (r, idx)));
-            }
-        }
-        reads.sort_unstable();
-        reads.dedup();
-        let mut start = vec![0usize; cells.len() + 1];
-        for &(r, _) in &reads {
-            start[r + 1] += 1;
-        }
-        for i in 0..cells.len() {
-            start[i + 1] += start[i];
-        }
-        let mut seen = vec![0u32; cells.len()];
-        let mut epoch = 0u32;
-        let mut changed: Vec<usize> = Vec::new();
-        let mut child = pos.clone();
-        let mut total = 0u64;
-        for m in moves {
-            child.clone_from(pos);
-            changed.clear();
-            changed.push(pos.index(m.from));
-            changed.push(pos.index(m.to));
-            movegen::for_each_capture(
-                pos,
-                m,
-                self.rule_set.params.range.captures_flown_over,
-                |i| changed.push(i),
-            );
-            self.play_unchecked(&mut child, m);
-            if child.outcome().is_some() {
-                continue;
-            }
-            epoch += 1;
-            let mut n = base as i64;
-            for &c in &changed {
-                for &(_, piece) in &reads[start[c]..start[c + 1]] {
-                    if seen[piece] == epoch {
-                        continue;
-                    }
-                    seen[piece] = epoch;
-                    n -= count[piece] as i64;
-                    if child.cell(piece) == cells[piece] {
-                        out.clear();
-                        movegen::piece_moves(
-                            &child,
-                            piece,
-                            &self.rule_set.params,
-                            &self.kinds,
-                            scratch,
-                            &mut out,
-                        );
-                        n += out.len() as i64;
-                    }
-                }
-            }
-            total += n as u64;
-        }
-        total
-    }
-
-    /// Perft per first move: `(move, leaf count)`.
-    pub fn perft_divide(&self, pos: &Position, depth: u32) -> Vec<(Move, u64)> {
-        let moves = self.legal_moves(pos);
-        moves
-            .into_iter()
-            .map(|m| {
-                let mut child = pos.clone();
-                self.play_unchecked(&mut child, &m);
-                let n = if depth <= 1 {
-                    1
-                } else {
-                    self.perft(&child, depth - 1)
-                };
-                (m, n)
-            })
-            .collect()
     }
 }

@@ -814,7 +814,9 @@ impl App {
                     self.say(format!("Cursor on {text}."));
                 }
                 None => self.warn(format!(
-                    "{text:?} is not a square: write file.rank, e.g. 19.36 (files 1-{} from Black's right, ranks 1-{} from White's side).",
+                    "{text:?} is not a square: write file.rank, e.g. {}.{} (files 1-{} from Black's right, ranks 1-{} from White's side).",
+                    self.dims().files / 2 + 1,
+                    self.dims().ranks,
                     self.dims().files,
                     self.dims().ranks
                 )),

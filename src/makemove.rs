@@ -1,0 +1,84 @@
+//! Making and unmaking moves: [`Rules::make`] plays a move in place and returns an [`Undo`]
+//! token; [`Rules::unmake`] takes it back, restoring the position exactly (cells, side to move,
+//! move number, royal counts, outcome, hash, piece sets). A search walks the tree with these
+//! instead of copying the 1,936-cell board at every node.
+
+use crate::movegen::Move;
+use crate::position::{EMPTY, Position, decode, encode};
+use crate::rules::Rules;
+
+/// What [`Rules::unmake`] needs besides the position: the move, the piece that made it (before
+/// promotion), the outcome before it, and how many removed pieces the position's stack held
+/// before it (the move's victims are above that mark; there is no limit to their number).
+#[derive(Clone, Copy, Debug)]
+#[must_use = "unmake needs the token"]
+pub struct Undo {
+    m: Move,
+    mover: crate::position::Cell,
+    mark: u32,
+    outcome: Option<crate::position::Outcome>,
+}
+
+impl Rules {
+    /// Plays `m` (one of the position's legal moves) in place; [`Rules::unmake`] with the
+    /// returned token takes it back. Moves must be unmade in the reverse order they were made.
+    pub fn make(&self, pos: &mut Position, m: &Move) -> Undo {
+        let from = pos.index(m.from);
+        let to = pos.index(m.to);
+        let undo = Undo {
+            m: *m,
+            mover: pos.cell(from),
+            mark: pos.removed.len() as u32,
+            outcome: pos.outcome(),
+        };
+        for sq in m.victims(self.dims()) {
+            let i = pos.index(sq);
+            pos.removed.push((i as u32, pos.cell(i)));
+            pos.put_index(i, EMPTY, &self.vital);
+        }
+        pos.put_index(from, EMPTY, &self.vital);
+        pos.put_index(to, self.arriving(undo.mover, m), &self.vital);
+        pos.set_to_move(pos.to_move().opponent());
+        pos.ply += 1;
+        self.update_outcome(pos);
+        undo
+    }
+
+    /// The piece `mover` as it stands after `m`: promoted if the move promotes it.
+    fn arriving(&self, mover: crate::position::Cell, m: &Move) -> crate::position::Cell {
+        let mut piece = decode(mover).expect("a move starts from a piece");
+        if m.promotes()
+            && let Some(k) = self.readings[piece.kind as usize].promotes_to
+        {
+            piece.kind = k;
+            piece.promoted = true;
+        }
+        encode(piece)
+    }
+
+    /// Takes back the move [`Rules::make`] returned `undo` for (it must be the last one made
+    /// and not yet unmade).
+    pub fn unmake(&self, pos: &mut Position, undo: Undo) {
+        pos.put_index(pos.index(undo.m.to), EMPTY, &self.vital);
+        pos.put_index(pos.index(undo.m.from), undo.mover, &self.vital);
+        while pos.removed.len() > undo.mark as usize {
+            let (i, cell) = pos.removed.pop().expect("above the mark");
+            pos.put_index(i as usize, cell, &self.vital);
+        }
+        pos.set_to_move(pos.to_move().opponent());
+        pos.ply -= 1;
+        pos.set_outcome(undo.outcome);
+    }
+
+    /// Whether the position's hash, royal counts and piece sets agree with its board (for
+    /// tests and debugging: it recomputes them all).
+    pub fn is_consistent(&self, pos: &Position) -> bool {
+        pos.is_consistent(&self.vital)
+    }
+
+    /// Plays a move known to be legal, for good.
+    pub fn play_unchecked(&self, pos: &mut Position, m: &Move) {
+        let undo = self.make(pos, m);
+        pos.removed.truncate(undo.mark as usize);
+    }
+}
