@@ -378,3 +378,51 @@ fn an_end_rule_can_need_several_pieces_at_once() {
         .to_string();
     assert!(e.contains("end.survives_with: no alternative"), "{e}");
 }
+
+/// Random games to their end: no unpromoted pawn or lance ever stands on its last rank, nor a
+/// knight on its last two (forced promotion), and a game ends by royal capture exactly when a
+/// side has neither king nor prince left.
+#[test]
+fn random_games_keep_the_promotion_and_end_rules() {
+    let r = sho();
+    let code = |p: &taikyoku::position::Piece| r.catalogue().kind(p.kind).code.clone();
+    let mut rng = common::Rng::new(2026);
+    let mut ended = 0;
+    for _ in 0..60 {
+        let mut p = r.start_position();
+        for _ in 0..300 {
+            for (s, piece) in p.pieces() {
+                let (_, y) = r.dims().xy(s);
+                let far = if piece.side == B { 8 - y } else { y };
+                let stuck = match code(&piece).as_str() {
+                    "P" | "L" => far == 0,
+                    "N" => far <= 1,
+                    _ => false,
+                };
+                assert!(!stuck, "{} on {}", code(&piece), position_string(r, &p));
+            }
+            let royals = |side| {
+                p.pieces()
+                    .filter(|(_, q)| q.side == side && ["K", "CP"].contains(&code(q).as_str()))
+                    .count()
+            };
+            let bare = [B, W].into_iter().find(|&side| royals(side) == 0);
+            assert_eq!(
+                p.outcome(),
+                bare.map(|side| Outcome {
+                    winner: side.opponent(),
+                    reason: EndReason::RoyalsCaptured
+                }),
+                "{}",
+                position_string(r, &p)
+            );
+            let moves = r.legal_moves(&p);
+            if moves.is_empty() {
+                ended += 1;
+                break;
+            }
+            r.play(&mut p, &moves[rng.below(moves.len())]).unwrap();
+        }
+    }
+    assert!(ended > 30, "only {ended} games ended");
+}
