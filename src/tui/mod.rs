@@ -1,24 +1,41 @@
 //! The terminal game. The terminal is always given back as it was: on quit, on error, on
 //! panic and on Ctrl-C (raw mode, the alternate screen and mouse capture are all undone).
 
+//! The game is made of components (the [`board`], the side [`panels`], the [`status`] line,
+//! the [`dialogs`], the [`replay`]) around one [`app::App`] that handles every [`msg::Msg`];
+//! the game itself and its files are the [`session`]. The event loop feeds the app from one
+//! channel: an input thread posts the terminal's keys and mouse there, and background work (the
+//! replay's timer) posts its own messages.
+
 pub mod app;
+pub mod board;
+pub mod dialogs;
 pub mod keys;
+pub mod msg;
+pub mod panels;
+pub mod replay;
+pub mod session;
+pub mod status;
 pub mod theme;
 pub mod view;
 
 use crate::cli::{CliError, PlayOptions};
 use app::App;
 use keys::Keymap;
+use msg::Msg;
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
-use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
+use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture};
 use ratatui::crossterm::execute;
 use ratatui::crossterm::terminal::{
     EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
 };
 use std::io::{self, Stdout};
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::time::Duration;
 use taikyoku::position::Position;
 use taikyoku::rules::Rules;
 use taikyoku::store;
@@ -130,9 +147,9 @@ pub fn run(rules: Rules, start: Position, options: PlayOptions) -> Result<(), Cl
         ),
         None => App::new(rules, start, keymap, theme, options.ascii),
     };
-    app.files.autosave_dir = store::autosave_dir();
+    app.session.files.autosave_dir = store::autosave_dir();
     if options.offer_resume
-        && let Some(dir) = &app.files.autosave_dir
+        && let Some(dir) = &app.session.files.autosave_dir
         && let Ok(Some(found)) = store::latest_unfinished(dir)
         && !found.1.moves().is_empty()
         && app.rules().game.is_called(&found.1.game)
@@ -141,33 +158,72 @@ pub fn run(rules: Rules, start: Position, options: PlayOptions) -> Result<(), Cl
     }
     let mut guard =
         TerminalGuard::new().map_err(|e| CliError(format!("cannot open the terminal: {e}")))?;
-    let result = event_loop(&mut guard.terminal, &mut app);
+    let (tx, rx) = mpsc::channel();
+    app.tx = Some(tx.clone());
+    let input = Input::start(tx);
+    let result = event_loop(&mut guard.terminal, &mut app, &rx);
+    input.stop();
     drop(guard);
     result.map_err(|e| CliError(format!("terminal error: {e}")))
 }
 
-fn event_loop(terminal: &mut Terminal<CrosstermBackend<Stdout>>, app: &mut App) -> io::Result<()> {
+/// The thread that reads the terminal and posts its events as messages.
+struct Input {
+    stop: Arc<AtomicBool>,
+    thread: std::thread::JoinHandle<()>,
+}
+
+impl Input {
+    fn start(tx: Sender<Msg>) -> Input {
+        let stop = Arc::new(AtomicBool::new(false));
+        let done = stop.clone();
+        let thread = std::thread::spawn(move || {
+            // Polled, not blocked on, so that the thread ends when the game does.
+            while !done.load(Ordering::Relaxed) {
+                let msg = match event::poll(Duration::from_millis(50)) {
+                    Ok(false) => continue,
+                    Ok(true) => event::read().map(Msg::from),
+                    Err(e) => Err(e),
+                };
+                let failed = msg.is_err();
+                let msg = msg.unwrap_or_else(|e| Msg::InputFailed(e.to_string()));
+                if tx.send(msg).is_err() || failed {
+                    break;
+                }
+            }
+        });
+        Input { stop, thread }
+    }
+
+    fn stop(self) {
+        self.stop.store(true, Ordering::Relaxed);
+        let _ = self.thread.join();
+    }
+}
+
+fn event_loop(
+    terminal: &mut Terminal<CrosstermBackend<Stdout>>,
+    app: &mut App,
+    rx: &Receiver<Msg>,
+) -> io::Result<()> {
     while !app.quit {
         let size = terminal.size()?;
         let area = ratatui::layout::Rect::new(0, 0, size.width, size.height);
-        app.set_geometry(view::geometry(app, area));
+        app.layout(area);
         terminal.draw(|f| view::draw(app, f.area(), f.buffer_mut()))?;
-        // While a replay plays itself, a key is waited for only until the next move is due.
-        if let Some(wait) = app.tick_interval()
-            && !event::poll(wait)?
-        {
-            app.tick();
-            continue;
-        }
         // For the end-to-end test that proves a panic gives the terminal back.
         if std::env::var_os("TAIKYOKU_TEST_PANIC").is_some() {
             panic!("TAIKYOKU_TEST_PANIC is set");
         }
-        match event::read()? {
-            Event::Key(k) => app.on_key(k),
-            Event::Mouse(m) => app.on_mouse(m),
-            // A resize redraws on the next turn of the loop with the new size.
-            _ => {}
+        // Wait for a message, then take every one already there before drawing again.
+        let Ok(first) = rx.recv() else { break };
+        let mut next = Some(first);
+        while let Some(msg) = next.take() {
+            if let Msg::InputFailed(e) = msg {
+                return Err(io::Error::other(e));
+            }
+            app.update(msg);
+            next = if app.quit { None } else { rx.try_recv().ok() };
         }
     }
     Ok(())
