@@ -263,3 +263,39 @@ fn sho_shogi_plays_on_a_small_board() {
     assert!(labels.starts_with(&" ".repeat(60)), "{s}");
     assert!(s.lines().position(|l| l == labels).unwrap() > 20, "{s}");
 }
+
+#[test]
+fn a_big_paste_neither_freezes_the_game_nor_delays_ctrl_c() {
+    if !have_tmux() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let t = Tmux::start("paste", &command(dir.path(), "", ""), 80, 24).expect("tmux starts");
+    t.wait_for("Black to move");
+    // 10 kB typed as keys (a terminal without bracketed paste): about 11 s of work before.
+    let page: String = "hjkl".repeat(2500);
+    Command::new("tmux")
+        .args(["send-keys", "-l", "-t", &t.session, &page])
+        .status()
+        .unwrap();
+    let start = Instant::now();
+    t.keys(&["C-c"]);
+    let s = t.wait_for("REPORTED");
+    assert!(
+        start.elapsed() < Duration::from_secs(4),
+        "{:?}",
+        start.elapsed()
+    );
+    assert!(s.contains("EXIT=0"), "{s}");
+    assert_restored(&s);
+    // A bracketed paste goes into the open prompt, as one piece of text.
+    let t = Tmux::start("paste2", &command(dir.path(), "", ""), 80, 24).expect("tmux starts");
+    t.wait_for("to move");
+    t.keys(&["n", "g"]);
+    t.wait_for("Go to square");
+    let tmux = |args: &[&str]| Command::new("tmux").args(args).status().unwrap();
+    tmux(&["set-buffer", "-b", &t.session, "12.34"]);
+    tmux(&["paste-buffer", "-p", "-b", &t.session, "-t", &t.session]);
+    let s = t.wait_for("12.34_");
+    assert!(s.contains("Go to square (file.rank): 12.34_"), "{s}");
+}
