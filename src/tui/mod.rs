@@ -10,6 +10,7 @@
 pub mod app;
 pub mod board;
 pub mod dialogs;
+pub mod error;
 pub mod keys;
 pub mod msg;
 pub mod panels;
@@ -19,8 +20,9 @@ pub mod status;
 pub mod theme;
 pub mod view;
 
-use crate::cli::{CliError, PlayOptions};
+use crate::cli::PlayOptions;
 use app::App;
+use error::TuiError;
 use keys::Keymap;
 use msg::Msg;
 use ratatui::Terminal;
@@ -54,38 +56,40 @@ pub fn config_dir() -> Option<PathBuf> {
 }
 
 /// Reads `keys.toml` and the theme from `config.toml` (`theme = "high-contrast"`), if present.
-pub fn load_config(theme_flag: Option<&str>) -> Result<(Keymap, Theme), CliError> {
+pub fn load_config(theme_flag: Option<&str>) -> Result<(Keymap, Theme), TuiError> {
     let dir = config_dir();
     let read = |name: &str| dir.as_ref().map(|d| d.join(name)).filter(|p| p.exists());
     // Only a regular file of a sane size: a FIFO would block the game's start.
-    let text = |p: &std::path::Path| {
-        let failed = |e: String| CliError(format!("{}: {e}", p.display()));
-        let bytes = store::read_file(p).map_err(|e| failed(e.to_string()))?;
-        String::from_utf8(bytes).map_err(|_| failed("not UTF-8 text".into()))
+    let text = |p: &PathBuf| {
+        let bytes = store::read_file(p).map_err(|source| TuiError::Read {
+            file: p.display().to_string(),
+            source,
+        })?;
+        String::from_utf8(bytes).map_err(|e| TuiError::Read {
+            file: p.display().to_string(),
+            source: io::Error::new(io::ErrorKind::InvalidData, e),
+        })
+    };
+    let bad = |p: &PathBuf, message: String| TuiError::Settings {
+        file: p.display().to_string(),
+        message,
     };
     let keymap = match read("keys.toml") {
-        Some(p) => {
-            let text = text(&p)?;
-            Keymap::from_toml(&text).map_err(|e| CliError(format!("{}: {e}", p.display())))?
-        }
+        Some(p) => Keymap::from_toml(&text(&p)?).map_err(|e| bad(&p, e))?,
         None => Keymap::default(),
     };
     let mut theme_name = theme_flag.map(str::to_string);
     if theme_name.is_none()
         && let Some(p) = read("config.toml")
     {
-        let text = text(&p)?;
-        let v: toml::Table =
-            toml::from_str(&text).map_err(|e| CliError(format!("{}: {e}", p.display())))?;
+        let v: toml::Table = toml::from_str(&text(&p)?).map_err(|e| bad(&p, e.to_string()))?;
         theme_name = v.get("theme").and_then(|t| t.as_str()).map(str::to_string);
     }
     let theme = match theme_name {
         None => Theme::default_theme(),
-        Some(n) => Theme::by_name(&n).ok_or_else(|| {
-            CliError(format!(
-                "unknown theme {n:?}; the themes are: {}",
-                Theme::NAMES.join(", ")
-            ))
+        Some(n) => Theme::by_name(&n).ok_or_else(|| TuiError::UnknownTheme {
+            name: n.clone(),
+            known: Theme::NAMES.join(", "),
         })?,
     };
     Ok((keymap, theme))
@@ -147,7 +151,7 @@ impl Drop for TerminalGuard {
 }
 
 /// Plays (or replays) a game in the terminal until the player quits.
-pub fn run(rules: Rules, start: Position, options: PlayOptions) -> Result<(), CliError> {
+pub fn run(rules: Rules, start: Position, options: PlayOptions) -> Result<(), TuiError> {
     let (keymap, theme) = load_config(options.theme.as_deref())?;
     let mut app = match options.game {
         Some((record, replay)) => App::from_record(
@@ -169,15 +173,14 @@ pub fn run(rules: Rules, start: Position, options: PlayOptions) -> Result<(), Cl
     {
         app.offer_resume(found);
     }
-    let mut guard =
-        TerminalGuard::new().map_err(|e| CliError(format!("cannot open the terminal: {e}")))?;
+    let mut guard = TerminalGuard::new().map_err(TuiError::Open)?;
     let (tx, rx) = mpsc::channel();
     app.tx = Some(tx.clone());
     let input = Input::start(tx);
     let result = event_loop(&mut guard.terminal, &mut app, &rx);
     input.stop();
     drop(guard);
-    result.map_err(|e| CliError(format!("terminal error: {e}")))
+    result.map_err(TuiError::Terminal)
 }
 
 /// The thread that reads the terminal and posts its events as messages.
