@@ -317,18 +317,52 @@ fn the_command_line_plays_sho() {
     assert_eq!(notation::move_string(r, &p, &m), "P7.7-7.6");
 }
 
-/// A copy of the built-in data with Sho's end rule replaced.
-fn sho_with_end(dir: &Path, end: &str) -> taikyoku::game::DataDir {
+/// A copy of Sho's built-in data with its game file edited.
+fn sho_data(dir: &Path, edit: impl Fn(&str) -> String) -> taikyoku::game::DataDir {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     for f in ["rules/sho.toml", "pieces/sho.toml", "setups/sho.toml"] {
         let mut text = fs::read_to_string(root.join(f)).unwrap();
         if f == "rules/sho.toml" {
-            text = text.replace("end = { survives_with = [[\"royal\"]] }", end);
+            text = edit(&text);
         }
         fs::create_dir_all(dir.join(f).parent().unwrap()).unwrap();
         fs::write(dir.join(f), text).unwrap();
     }
     taikyoku::game::DataDir::dir(dir)
+}
+
+/// The same with its end rule replaced.
+fn sho_with_end(dir: &Path, end: &str) -> taikyoku::game::DataDir {
+    sho_data(dir, |t| {
+        t.replace("end = { survives_with = [[\"royal\"]] }", end)
+    })
+}
+
+#[test]
+fn the_board_size_comes_from_the_game_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = sho_data(dir.path(), |t| t.replace("ranks = 9", "ranks = 11"));
+    let r = Rules::new(
+        taikyoku::game::Game::load(&data, "sho").unwrap(),
+        "standard",
+    )
+    .unwrap();
+    assert_eq!((r.dims().files, r.dims().ranks), (9, 11));
+    let p = r.start_position();
+    let white_king = p
+        .pieces()
+        .find(|(_, q)| q.side == W && r.catalogue().kind(q.kind).code == "K")
+        .unwrap();
+    assert_eq!(r.dims().xy(white_king.0), (4, 10));
+    assert_eq!(r.perft(&p, 1), 26);
+    let data = sho_data(dir.path(), |t| t.replace("ranks = 9", "ranks = 99"));
+    let e = taikyoku::game::Game::load(&data, "sho")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("rules/sho.toml:9:9: ranks must be 2 to 64"),
+        "{e}"
+    );
 }
 
 #[test]
