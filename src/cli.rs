@@ -24,7 +24,7 @@ use taikyoku::store::{self, Overwrite};
 #[derive(Parser, Debug)]
 #[command(name = "taikyoku", version, about, long_about = None)]
 pub struct Cli {
-    /// Read the game data (rules/, pieces.toml, setups/) from this directory instead of the
+    /// Read the game data (rules/, pieces.toml, pieces/, setups/) from this directory instead of the
     /// copy built into the program.
     #[arg(long, global = true, value_name = "DIR")]
     pub data: Option<PathBuf>,
