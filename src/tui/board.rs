@@ -599,7 +599,7 @@ impl Board {
         let (sc, sr) = self.view.scroll;
         let last = h.last().map(|p| p.mv);
         // What the shown move took: marked on the (now empty) squares.
-        let taken = h.last().map_or(&[][..], |p| &p.captures);
+        let taken: Vec<Square> = h.last().map_or(Vec::new(), |p| p.mv.victims(d).collect());
         // File labels along the top, rank labels down the left.
         for c in 0..g.cols {
             let (x, _) = self.board_xy(c + sc, 0);
