@@ -323,3 +323,39 @@ fn a_replay_plays_itself_then_branches() {
     let text = std::fs::read_to_string(&file).unwrap();
     assert!(text.contains("\"P16.11-16.12\""), "{text}");
 }
+
+#[test]
+fn a_big_paste_neither_freezes_the_game_nor_delays_ctrl_c() {
+    if !have_tmux() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let t = Tmux::start("paste", &command(dir.path(), "", ""), 80, 24).expect("tmux starts");
+    t.wait_for("Black to move");
+    // 10 kB typed as keys (a terminal without bracketed paste): about 11 s of work before.
+    let page: String = "hjkl".repeat(2500);
+    Command::new("tmux")
+        .args(["send-keys", "-l", "-t", &t.session, &page])
+        .status()
+        .unwrap();
+    let start = Instant::now();
+    t.keys(&["C-c"]);
+    let s = t.wait_for("REPORTED");
+    assert!(
+        start.elapsed() < Duration::from_secs(4),
+        "{:?}",
+        start.elapsed()
+    );
+    assert!(s.contains("EXIT=0"), "{s}");
+    assert_restored(&s);
+    // A bracketed paste goes into the open prompt, as one piece of text.
+    let t = Tmux::start("paste2", &command(dir.path(), "", ""), 80, 24).expect("tmux starts");
+    t.wait_for("to move");
+    t.keys(&["n", "g"]);
+    t.wait_for("Go to square");
+    let tmux = |args: &[&str]| Command::new("tmux").args(args).status().unwrap();
+    tmux(&["set-buffer", "-b", &t.session, "12.34"]);
+    tmux(&["paste-buffer", "-p", "-b", &t.session, "-t", &t.session]);
+    let s = t.wait_for("12.34_");
+    assert!(s.contains("Go to square (file.rank): 12.34_"), "{s}");
+}
