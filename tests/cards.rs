@@ -26,9 +26,13 @@ struct Seen {
     first_legs: BTreeSet<Off>,
 }
 
+/// Rule set, piece code, distances of the rings of pawns.
+type ProbeKey = (String, String, Vec<i32>);
+
+/// [`probe`], once per rule set, piece and rings.
 fn seen(r: &Rules, code: &str, rings: &[i32]) -> Rc<Seen> {
     thread_local! {
-        static SEEN: RefCell<HashMap<(String, String, Vec<i32>), Rc<Seen>>> = RefCell::default();
+        static SEEN: RefCell<HashMap<ProbeKey, Rc<Seen>>> = RefCell::default();
     }
     let key = (r.rule_set.name.clone(), code.to_string(), rings.to_vec());
     if let Some(s) = SEEN.with(|c| c.borrow().get(&key).cloned()) {
