@@ -799,10 +799,18 @@ pub(crate) fn piece_moves_traced(
         captures_only: scratch.captures_only,
         trace,
     };
+    // When only existence matters, stop after the first ray that yields a move.
+    let done = |out: &Vec<Move>| scratch.existence && out.len() > start;
     for ray in &compiled.simple {
+        if done(out) {
+            break;
+        }
         ctx.walk_simple(ray, out, &mut keys);
     }
     for ray in &compiled.rays {
+        if done(out) {
+            break;
+        }
         ctx.walk(idx, ray, out, &mut keys, false);
     }
     if compiled.dedup && !scratch.existence {
