@@ -16,6 +16,7 @@ use taikyoku::game::Game;
 use taikyoku::rules::Rules;
 use tui::app::App;
 use tui::keys::{Action, Keymap};
+use tui::msg::Msg;
 use tui::theme::Theme;
 
 fn main() {
@@ -32,12 +33,11 @@ fn app(zoom: usize) -> App {
         Theme::default_theme(),
         false,
     );
-    app.view.zoom = zoom;
-    let area = Rect::new(0, 0, 240, 70);
-    app.set_geometry(tui::view::geometry(&app, area));
+    app.board.view.zoom = zoom;
+    app.layout(Rect::new(0, 0, 240, 70));
     // Cursor on a pawn, whose move is shown.
-    app.cursor = (17, 10);
-    app.refresh_overlay();
+    app.board.cursor = (17, 10);
+    app.board.refresh_overlay(&app.session.history);
     app
 }
 
@@ -58,7 +58,7 @@ fn full_redraw_240x70(bencher: Bencher, zoom: usize) {
 fn cursor_step(bencher: Bencher) {
     let mut app = app(1);
     bencher.bench_local(|| {
-        app.act(Action::Right);
-        app.act(Action::Left);
+        app.update(Msg::Act(Action::Right));
+        app.update(Msg::Act(Action::Left));
     });
 }

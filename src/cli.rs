@@ -1,6 +1,7 @@
 //! The command line: piece cards, legal moves, perft and rule-set differences, headless. It is
 //! part of the binary (clap, stdout); the library it drives prints nothing.
 
+use crate::tui::error::TuiError;
 use clap::{Args, Parser, Subcommand};
 use serde_json::json;
 use std::io::Write;
@@ -8,21 +9,22 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use taikyoku::card::{KindName, PieceCard};
 use taikyoku::catalogue::{KindId, Lookup};
+use taikyoku::error::DataError;
 use taikyoku::explain;
-use taikyoku::game::{DataDir, Game, describe_games};
+use taikyoku::game::{DataDir, Game, GameError, describe_games};
 use taikyoku::geometry::{Side, Square};
 use taikyoku::history::History;
-use taikyoku::notation;
+use taikyoku::notation::{self, NotationError};
 use taikyoku::position::{Piece, Position};
 use taikyoku::record::{self, Record, RecordError, Replay};
-use taikyoku::rules::Rules;
+use taikyoku::rules::{Rules, RulesError};
 use taikyoku::store::{self, Overwrite};
 
 /// Taikyoku shōgi (大局将棋), the largest historical chess game, in a terminal.
 #[derive(Parser, Debug)]
 #[command(name = "taikyoku", version, about, long_about = None)]
 pub struct Cli {
-    /// Read the game data (rules/, pieces.toml, setups/) from this directory instead of the
+    /// Read the game data (rules/, pieces.toml, pieces/, setups/) from this directory instead of the
     /// copy built into the program.
     #[arg(long, global = true, value_name = "DIR")]
     pub data: Option<PathBuf>,
@@ -214,14 +216,27 @@ pub struct RulesCmdArgs {
     pub name: Option<String>,
 }
 
-/// A failure to report to the user: printed on standard error, exit status 1 (2 for usage).
-#[derive(Debug)]
-pub struct CliError(pub String);
-
-impl<E: std::error::Error> From<E> for CliError {
-    fn from(e: E) -> Self {
-        CliError(e.to_string())
-    }
+/// A failure to report to the user: printed on standard error, exit status 1. It wraps the
+/// library's errors, which already say where (file, line, column) and why.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    #[error(transparent)]
+    Game(#[from] GameError),
+    #[error(transparent)]
+    Rules(#[from] RulesError),
+    #[error(transparent)]
+    Notation(#[from] NotationError),
+    #[error(transparent)]
+    Record(#[from] RecordError),
+    #[error(transparent)]
+    Data(#[from] DataError),
+    #[error(transparent)]
+    Terminal(#[from] TuiError),
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+    /// A command line that asks for something unknown or impossible.
+    #[error("{0}")]
+    Usage(String),
 }
 
 /// `--game`'s help: the built-in games, from their data.
@@ -272,7 +287,7 @@ pub fn load_replay(g: &GameArgs, file: &Path) -> Result<(Record, Replay), CliErr
     if let Some(asked) = &g.game
         && !game.is_called(asked)
     {
-        return Err(CliError(format!(
+        return Err(CliError::Usage(format!(
             "{}: this is a record of {} ({}), but --game asks for {asked:?}; leave --game out to play the record's game",
             file.display(),
             game.name,
@@ -296,7 +311,7 @@ fn replay_rules(replay: &Replay) -> Result<Rules, CliError> {
 /// where clap does not see the conflict) is refused rather than silently ignored.
 fn refuse_rules(rs: &Option<String>, file: &Path) -> Result<(), CliError> {
     match rs {
-        Some(r) => Err(CliError(format!(
+        Some(r) => Err(CliError::Usage(format!(
             "--rules {r} cannot be used with the record {}: a record is played under the rule set it names",
             file.display()
         ))),
@@ -334,7 +349,7 @@ fn out(s: &str) -> Result<(), CliError> {
 /// Runs a parsed command line. `play` opens the terminal game.
 pub fn run(
     cli: Cli,
-    play: impl FnOnce(Rules, Position, PlayOptions) -> Result<(), CliError>,
+    play: impl FnOnce(Rules, Position, PlayOptions) -> Result<(), TuiError>,
 ) -> Result<(), CliError> {
     let g = &GameArgs {
         data: cli.data.clone(),
@@ -349,7 +364,7 @@ pub fn run(
                 offer_resume: true,
                 ..PlayOptions::default()
             };
-            play(rules, pos, options)
+            Ok(play(rules, pos, options)?)
         }
         Some(Command::Play(a)) => {
             let game = match &a.load {
@@ -368,7 +383,7 @@ pub fn run(
                 game,
                 read_only: false,
             };
-            play(rules, pos, options)
+            Ok(play(rules, pos, options)?)
         }
         Some(Command::Replay(a)) => {
             let game = load_replay(g, &a.file)?;
@@ -381,7 +396,7 @@ pub fn run(
                 read_only: true,
                 offer_resume: false,
             };
-            play(rules, pos, options)
+            Ok(play(rules, pos, options)?)
         }
         Some(Command::Piece(a)) => piece(g, &rs, a),
         Some(Command::Pieces) => pieces(g, &rs),
@@ -410,14 +425,14 @@ pub fn find_piece(rules: &Rules, name: &str) -> Result<KindId, CliError> {
     let cat = rules.catalogue();
     match cat.lookup(name) {
         Lookup::Found(k) => Ok(k),
-        Lookup::Ambiguous(ks) => Err(CliError(format!(
+        Lookup::Ambiguous(ks) => Err(CliError::Usage(format!(
             "{name:?} could be several pieces: {}",
             ks.iter()
                 .map(|&k| format!("{} ({})", cat.kind(k).name, cat.kind(k).code))
                 .collect::<Vec<_>>()
                 .join(", ")
         ))),
-        Lookup::NotFound(close) => Err(CliError(format!(
+        Lookup::NotFound(close) => Err(CliError::Usage(format!(
             "no piece is called {:?}{}",
             notation::shorten(name),
             notation::suggest(&close)
@@ -428,11 +443,11 @@ pub fn find_piece(rules: &Rules, name: &str) -> Result<KindId, CliError> {
 fn parse_at(s: &str) -> Result<(i32, i32), CliError> {
     let (x, y) = s
         .split_once(',')
-        .ok_or_else(|| CliError(format!("--at {s:?}: expected X,Y such as 17,17")))?;
+        .ok_or_else(|| CliError::Usage(format!("--at {s:?}: expected X,Y such as 17,17")))?;
     let p = |t: &str| {
         t.trim()
             .parse::<i32>()
-            .map_err(|_| CliError(format!("--at {s:?}: expected X,Y such as 17,17")))
+            .map_err(|_| CliError::Usage(format!("--at {s:?}: expected X,Y such as 17,17")))
     };
     Ok((p(x)?, p(y)?))
 }
@@ -447,7 +462,7 @@ pub fn lone_destinations(
 ) -> Result<Vec<Square>, CliError> {
     let dims = rules.dims();
     let sq = dims.square(x, y).ok_or_else(|| {
-        CliError(format!(
+        CliError::Usage(format!(
             "square {x},{y} is off the {}×{} board",
             dims.files, dims.ranks
         ))
@@ -660,7 +675,7 @@ fn record_new(g: &GameArgs, rs: &Option<String>, a: RecordNewArgs) -> Result<(),
         Overwrite::Never
     };
     store::save(&a.file, &record, overwrite).map_err(|e| match e {
-        RecordError::Exists { file } => CliError(format!(
+        RecordError::Exists { file } => CliError::Usage(format!(
             "{file}: already exists (use --force to replace it)"
         )),
         e => e.into(),
@@ -684,7 +699,7 @@ fn record_add(g: &GameArgs, a: RecordAddArgs) -> Result<(), CliError> {
         let n = history.point();
         history.play_text(text).map_err(|e| {
             let e = record.move_error(n, text, e);
-            CliError(format!("{e}; the record is unchanged"))
+            CliError::Usage(format!("{e}; the record is unchanged"))
         })?;
     }
     record.update(&history);
@@ -735,7 +750,7 @@ fn rules_cmd(g: &GameArgs, a: RulesCmdArgs) -> Result<(), CliError> {
     let cat = &game.catalogue;
     let sets: Vec<_> = match &a.name {
         Some(n) => vec![game.rule_set(n).ok_or_else(|| {
-            CliError(format!(
+            CliError::Usage(format!(
                 "unknown rule set {n:?}; the rule sets are: {}",
                 game.rule_sets
                     .iter()

@@ -659,3 +659,52 @@ fn fingerprint(texts: &[&str]) -> String {
     let hex: String = h.finalize().iter().map(|b| format!("{b:02x}")).collect();
     format!("sha256:{hex}")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_built_in_games_are_listed_with_the_default_first() {
+        let games = DataDir::Embedded.games().unwrap();
+        let ids: Vec<&str> = games.iter().map(|g| g.id.as_str()).collect();
+        assert_eq!(ids, ["taikyoku", "sho"]);
+        assert_eq!(
+            describe_games(&games),
+            "taikyoku (Taikyoku shogi), sho (Sho shogi)"
+        );
+        let sho = Game::find(&DataDir::Embedded, "SHO-SHOGI").unwrap();
+        assert_eq!(
+            (sho.id.as_str(), sho.dims.files, sho.dims.ranks),
+            ("sho", 9, 9)
+        );
+        assert!(sho.is_called("Sho shogi") && !sho.is_called("taikyoku"));
+        let e = Game::builtin("chess").unwrap_err();
+        assert!(matches!(e, GameError::Unknown { .. }), "{e}");
+    }
+
+    #[test]
+    fn a_bad_index_is_reported_where_it_is_wrong() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("rules")).unwrap();
+        let data = DataDir::dir(dir.path());
+        // No index: every game file, in name order.
+        std::fs::write(dir.path().join("rules/b.toml"), "name = \"B\"").unwrap();
+        std::fs::write(dir.path().join("rules/a.toml"), "name = \"A\"").unwrap();
+        assert_eq!(data.game_ids().unwrap(), ["a", "b"]);
+        let index = dir.path().join(INDEX);
+        std::fs::write(&index, "games = [\"b\", \"../x\"]").unwrap();
+        let e = data.game_ids().unwrap_err();
+        assert_eq!((e.line, e.column), (1, 15));
+        assert!(
+            e.message.contains("game id \"../x\": expected lower-case"),
+            "{e}"
+        );
+        std::fs::write(&index, "games = []").unwrap();
+        assert!(data.game_ids().unwrap_err().message.contains("no games"));
+        std::fs::write(&index, "games = [\"b\"]").unwrap();
+        assert_eq!(data.games().unwrap()[0].name, "B");
+        let e = Game::load(&data, "a").unwrap_err().to_string();
+        assert_eq!(e, "unknown game \"a\"; the games are: b (B)");
+    }
+}

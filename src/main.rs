@@ -5,13 +5,13 @@ mod cli;
 mod tui;
 
 use clap::Parser;
-use cli::{Cli, CliError};
+use cli::Cli;
 
 fn main() {
     let cli = Cli::parse();
     let result = cli::run(cli, tui::run);
-    if let Err(CliError(msg)) = result {
-        eprintln!("taikyoku: {msg}");
+    if let Err(e) = result {
+        eprintln!("taikyoku: {e}");
         std::process::exit(1);
     }
 }

@@ -126,9 +126,17 @@ fn ordinal(t: &str) -> i32 {
         .unwrap()
 }
 
-/// Checks one single-leg line of words against the generator; returns the squares it claims.
-fn check_line(r: &Rules, code: &str, class: &str, dirs: &[Off], empty: &Seen) -> BTreeSet<Off> {
+/// Checks one single-leg line of words against the generator; returns the squares it claims
+/// on the empty board, and those it claims beyond a ring of pieces around it.
+fn check_line(
+    r: &Rules,
+    code: &str,
+    class: &str,
+    dirs: &[Off],
+    empty: &Seen,
+) -> (BTreeSet<Off>, BTreeSet<Off>) {
     let mut claimed = BTreeSet::new();
+    let mut over_ring = BTreeSet::new();
     let capturing_only = class.ends_with("(capturing only)");
     let class = class
         .trim_end_matches(" (capturing only)")
@@ -147,6 +155,9 @@ fn check_line(r: &Rules, code: &str, class: &str, dirs: &[Off], empty: &Seen) ->
                 );
             }
             claimed.insert(d);
+            if class == "jumps" {
+                over_ring.insert(d);
+            }
             continue;
         }
         let reach = |n: i32| {
@@ -156,6 +167,31 @@ fn check_line(r: &Rules, code: &str, class: &str, dirs: &[Off], empty: &Seen) ->
                 empty.single.contains(&at(n))
             }
         };
+        if let Some(rest) = class.strip_prefix("jumps over the ") {
+            // "jumps over the 1st square, landing anywhere from the 3rd square on" / "landing
+            // from the 3rd to the 5th square".
+            let (b, land) = rest.split_once(" square, landing ").unwrap();
+            let words: Vec<&str> = land.split(' ').filter(|w| w.len() > 2).collect();
+            let ords: Vec<i32> = words
+                .iter()
+                .filter(|w| w.starts_with(|c: char| c.is_ascii_digit()))
+                .map(|w| ordinal(w))
+                .collect();
+            let last = if land.ends_with(" on") { e } else { ords[1] };
+            let over = seen(r, code, |n| n == ordinal(b));
+            for n in ords[0]..=last {
+                assert!(
+                    over.single.contains(&at(n)),
+                    "{ctx}: {:?} not reached",
+                    at(n)
+                );
+                claimed.insert(at(n));
+                if ordinal(b) == 1 {
+                    over_ring.insert(at(n));
+                }
+            }
+            continue;
+        }
         if let Some(rest) = class.strip_prefix("jumps to the ") {
             let (ks, then) = rest.split_once(" square").unwrap();
             let ks: Vec<i32> = ks
@@ -184,6 +220,7 @@ fn check_line(r: &Rules, code: &str, class: &str, dirs: &[Off], empty: &Seen) ->
                         at(n)
                     );
                     claimed.insert(at(n));
+                    over_ring.insert(at(n));
                 }
             }
             continue;
@@ -214,12 +251,13 @@ fn check_line(r: &Rules, code: &str, class: &str, dirs: &[Off], empty: &Seen) ->
         {
             let over = seen(r, code, |n| n == 1);
             assert!(over.single.contains(&at(2)), "{ctx}: does not pass a piece");
+            over_ring.extend((2..=e).map(at));
             if class.contains("range") {
                 assert!(over.range.contains(&at(2)), "{ctx}: not a range move");
             }
         }
     }
-    claimed
+    (claimed, over_ring)
 }
 
 /// Every claim of a card's words and diagram holds, and every generated move is claimed.
@@ -229,11 +267,14 @@ fn check_card(r: &Rules, k: KindId) {
     let empty = seen(r, &code, |_| false);
     let ring = seen(r, &code, |n| n == 1);
     let mut claimed = BTreeSet::new();
+    let mut over_ring = BTreeSet::new();
     let mut first_legs = BTreeSet::new();
     for line in &m.words {
         match line.split_once(": ") {
             Some((class, dirs)) if !class.contains(", then ") || class.starts_with("jumps") => {
-                claimed.extend(check_line(r, &code, class, &directions(dirs), &empty));
+                let (c, o) = check_line(r, &code, class, &directions(dirs), &empty);
+                claimed.extend(c);
+                over_ring.extend(o);
             }
             _ => {
                 // A multi-leg way: "<distance> <directions>[ action], then …".
@@ -262,6 +303,18 @@ fn check_card(r: &Rules, k: KindId) {
         assert!(
             claimed.contains(v),
             "{code} under {name}: the words do not say it reaches {v:?}: {:#?}",
+            m.words
+        );
+    }
+    // Whatever it reaches past a ring of pieces next to it, the words say it jumps there.
+    for v in ring
+        .single
+        .iter()
+        .filter(|v| v.0.abs() > 1 || v.1.abs() > 1)
+    {
+        assert!(
+            over_ring.contains(v),
+            "{code} under {name}: the words do not say it jumps to {v:?}: {:#?}",
             m.words
         );
     }

@@ -200,3 +200,28 @@ fn malformed_data_is_reported_with_file_line_and_column() {
     let e = fails(&["--data", "/nonexistent", "perft", "1"]);
     assert!(e.contains("cannot read"), "{e}");
 }
+
+#[test]
+fn bad_settings_are_reported_before_the_terminal_is_touched() {
+    let e = fails(&["play", "--theme", "nope"]);
+    assert_eq!(
+        e.trim(),
+        "taikyoku: unknown theme \"nope\"; the themes are: default, high-contrast, colour-blind"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("keys.toml"), "undo = \"Ctrl+Nope\"\n").unwrap();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_taikyoku"))
+        .arg("play")
+        .env("TAIKYOKU_CONFIG_DIR", dir.path())
+        .output()
+        .unwrap();
+    let e = String::from_utf8(o.stderr).unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        e.starts_with(&format!(
+            "taikyoku: {}: unknown key \"Ctrl+Nope\"",
+            dir.path().join("keys.toml").display()
+        )),
+        "{e}"
+    );
+}

@@ -317,18 +317,52 @@ fn the_command_line_plays_sho() {
     assert_eq!(notation::move_string(r, &p, &m), "P7.7-7.6");
 }
 
-/// A copy of the built-in data with Sho's end rule replaced.
-fn sho_with_end(dir: &Path, end: &str) -> taikyoku::game::DataDir {
+/// A copy of Sho's built-in data with its game file edited.
+fn sho_data(dir: &Path, edit: impl Fn(&str) -> String) -> taikyoku::game::DataDir {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     for f in ["rules/sho.toml", "pieces/sho.toml", "setups/sho.toml"] {
         let mut text = fs::read_to_string(root.join(f)).unwrap();
         if f == "rules/sho.toml" {
-            text = text.replace("end = { survives_with = [[\"royal\"]] }", end);
+            text = edit(&text);
         }
         fs::create_dir_all(dir.join(f).parent().unwrap()).unwrap();
         fs::write(dir.join(f), text).unwrap();
     }
     taikyoku::game::DataDir::dir(dir)
+}
+
+/// The same with its end rule replaced.
+fn sho_with_end(dir: &Path, end: &str) -> taikyoku::game::DataDir {
+    sho_data(dir, |t| {
+        t.replace("end = { survives_with = [[\"royal\"]] }", end)
+    })
+}
+
+#[test]
+fn the_board_size_comes_from_the_game_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = sho_data(dir.path(), |t| t.replace("ranks = 9", "ranks = 11"));
+    let r = Rules::new(
+        taikyoku::game::Game::load(&data, "sho").unwrap(),
+        "standard",
+    )
+    .unwrap();
+    assert_eq!((r.dims().files, r.dims().ranks), (9, 11));
+    let p = r.start_position();
+    let white_king = p
+        .pieces()
+        .find(|(_, q)| q.side == W && r.catalogue().kind(q.kind).code == "K")
+        .unwrap();
+    assert_eq!(r.dims().xy(white_king.0), (4, 10));
+    assert_eq!(r.perft(&p, 1), 26);
+    let data = sho_data(dir.path(), |t| t.replace("ranks = 9", "ranks = 99"));
+    let e = taikyoku::game::Game::load(&data, "sho")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("rules/sho.toml:9:9: ranks must be 2 to 64"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -377,4 +411,52 @@ fn an_end_rule_can_need_several_pieces_at_once() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("end.survives_with: no alternative"), "{e}");
+}
+
+/// Random games to their end: no unpromoted pawn or lance ever stands on its last rank, nor a
+/// knight on its last two (forced promotion), and a game ends by royal capture exactly when a
+/// side has neither king nor prince left.
+#[test]
+fn random_games_keep_the_promotion_and_end_rules() {
+    let r = sho();
+    let code = |p: &taikyoku::position::Piece| r.catalogue().kind(p.kind).code.clone();
+    let mut rng = common::Rng::new(2026);
+    let mut ended = 0;
+    for _ in 0..60 {
+        let mut p = r.start_position();
+        for _ in 0..300 {
+            for (s, piece) in p.pieces() {
+                let (_, y) = r.dims().xy(s);
+                let far = if piece.side == B { 8 - y } else { y };
+                let stuck = match code(&piece).as_str() {
+                    "P" | "L" => far == 0,
+                    "N" => far <= 1,
+                    _ => false,
+                };
+                assert!(!stuck, "{} on {}", code(&piece), position_string(r, &p));
+            }
+            let royals = |side| {
+                p.pieces()
+                    .filter(|(_, q)| q.side == side && ["K", "CP"].contains(&code(q).as_str()))
+                    .count()
+            };
+            let bare = [B, W].into_iter().find(|&side| royals(side) == 0);
+            assert_eq!(
+                p.outcome(),
+                bare.map(|side| Outcome {
+                    winner: side.opponent(),
+                    reason: EndReason::RoyalsCaptured
+                }),
+                "{}",
+                position_string(r, &p)
+            );
+            let moves = r.legal_moves(&p);
+            if moves.is_empty() {
+                ended += 1;
+                break;
+            }
+            r.play(&mut p, &moves[rng.below(moves.len())]).unwrap();
+        }
+    }
+    assert!(ended > 30, "only {ended} games ended");
 }

@@ -1,24 +1,46 @@
 //! The terminal game. The terminal is always given back as it was: on quit, on error, on
 //! panic and on Ctrl-C (raw mode, the alternate screen and mouse capture are all undone).
 
+//! The game is made of components (the [`board`], the side [`panels`], the [`status`] line,
+//! the [`dialogs`], the [`replay`]) around one [`app::App`] that handles every [`msg::Msg`];
+//! the game itself and its files are the [`session`]. The event loop feeds the app from one
+//! channel: an input thread posts the terminal's keys and mouse there, and background work (the
+//! replay's timer) posts its own messages.
+
 pub mod app;
+pub mod board;
+pub mod dialogs;
+pub mod error;
 pub mod keys;
+pub mod msg;
+pub mod panels;
+pub mod replay;
+pub mod session;
+pub mod status;
 pub mod theme;
 pub mod view;
 
-use crate::cli::{CliError, PlayOptions};
+use crate::cli::PlayOptions;
 use app::App;
+use error::TuiError;
 use keys::Keymap;
+use msg::Msg;
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
-use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
+use ratatui::crossterm::event::{
+    self, DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
+    KeyCode, KeyModifiers,
+};
 use ratatui::crossterm::execute;
 use ratatui::crossterm::terminal::{
     EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
 };
 use std::io::{self, Stdout};
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::time::Duration;
 use taikyoku::position::Position;
 use taikyoku::rules::Rules;
 use taikyoku::store;
@@ -34,34 +56,40 @@ pub fn config_dir() -> Option<PathBuf> {
 }
 
 /// Reads `keys.toml` and the theme from `config.toml` (`theme = "high-contrast"`), if present.
-pub fn load_config(theme_flag: Option<&str>) -> Result<(Keymap, Theme), CliError> {
+pub fn load_config(theme_flag: Option<&str>) -> Result<(Keymap, Theme), TuiError> {
     let dir = config_dir();
-    let read = |name: &str| dir.as_ref().map(|d| d.join(name)).filter(|p| p.is_file());
+    let read = |name: &str| dir.as_ref().map(|d| d.join(name)).filter(|p| p.exists());
+    // Only a regular file of a sane size: a FIFO would block the game's start.
+    let text = |p: &PathBuf| {
+        let bytes = store::read_file(p).map_err(|source| TuiError::Read {
+            file: p.display().to_string(),
+            source,
+        })?;
+        String::from_utf8(bytes).map_err(|e| TuiError::Read {
+            file: p.display().to_string(),
+            source: io::Error::new(io::ErrorKind::InvalidData, e),
+        })
+    };
+    let bad = |p: &PathBuf, message: String| TuiError::Settings {
+        file: p.display().to_string(),
+        message,
+    };
     let keymap = match read("keys.toml") {
-        Some(p) => {
-            let text = std::fs::read_to_string(&p)
-                .map_err(|e| CliError(format!("{}: {e}", p.display())))?;
-            Keymap::from_toml(&text).map_err(|e| CliError(format!("{}: {e}", p.display())))?
-        }
+        Some(p) => Keymap::from_toml(&text(&p)?).map_err(|e| bad(&p, e))?,
         None => Keymap::default(),
     };
     let mut theme_name = theme_flag.map(str::to_string);
     if theme_name.is_none()
         && let Some(p) = read("config.toml")
     {
-        let text =
-            std::fs::read_to_string(&p).map_err(|e| CliError(format!("{}: {e}", p.display())))?;
-        let v: toml::Table =
-            toml::from_str(&text).map_err(|e| CliError(format!("{}: {e}", p.display())))?;
+        let v: toml::Table = toml::from_str(&text(&p)?).map_err(|e| bad(&p, e.to_string()))?;
         theme_name = v.get("theme").and_then(|t| t.as_str()).map(str::to_string);
     }
     let theme = match theme_name {
         None => Theme::default_theme(),
-        Some(n) => Theme::by_name(&n).ok_or_else(|| {
-            CliError(format!(
-                "unknown theme {n:?}; the themes are: {}",
-                Theme::NAMES.join(", ")
-            ))
+        Some(n) => Theme::by_name(&n).ok_or_else(|| TuiError::UnknownTheme {
+            name: n.clone(),
+            known: Theme::NAMES.join(", "),
         })?,
     };
     Ok((keymap, theme))
@@ -78,6 +106,7 @@ fn restore_terminal() {
         let _ = execute!(
             io::stdout(),
             DisableMouseCapture,
+            DisableBracketedPaste,
             LeaveAlternateScreen,
             ratatui::crossterm::cursor::Show
         );
@@ -100,7 +129,12 @@ impl TerminalGuard {
         ACTIVE.store(true, Ordering::SeqCst);
         enable_raw_mode().inspect_err(|_| restore_terminal())?;
         let mut out = io::stdout();
-        if let Err(e) = execute!(out, EnterAlternateScreen, EnableMouseCapture) {
+        if let Err(e) = execute!(
+            out,
+            EnterAlternateScreen,
+            EnableMouseCapture,
+            EnableBracketedPaste
+        ) {
             restore_terminal();
             return Err(e);
         }
@@ -117,7 +151,7 @@ impl Drop for TerminalGuard {
 }
 
 /// Plays (or replays) a game in the terminal until the player quits.
-pub fn run(rules: Rules, start: Position, options: PlayOptions) -> Result<(), CliError> {
+pub fn run(rules: Rules, start: Position, options: PlayOptions) -> Result<(), TuiError> {
     let (keymap, theme) = load_config(options.theme.as_deref())?;
     let mut app = match options.game {
         Some((record, replay)) => App::from_record(
@@ -130,47 +164,140 @@ pub fn run(rules: Rules, start: Position, options: PlayOptions) -> Result<(), Cl
         ),
         None => App::new(rules, start, keymap, theme, options.ascii),
     };
-    app.files.autosave_dir = store::autosave_dir();
+    app.session.files.autosave_dir = store::autosave_dir();
     if options.offer_resume
-        && let Some(dir) = &app.files.autosave_dir
+        && let Some(dir) = &app.session.files.autosave_dir
         && let Ok(Some(found)) = store::latest_unfinished(dir)
         && !found.1.moves().is_empty()
         && app.rules().game.is_called(&found.1.game)
     {
         app.offer_resume(found);
     }
-    let mut guard =
-        TerminalGuard::new().map_err(|e| CliError(format!("cannot open the terminal: {e}")))?;
-    let result = event_loop(&mut guard.terminal, &mut app);
+    let mut guard = TerminalGuard::new().map_err(TuiError::Open)?;
+    let (tx, rx) = mpsc::channel();
+    app.tx = Some(tx.clone());
+    let input = Input::start(tx);
+    let result = event_loop(&mut guard.terminal, &mut app, &rx);
+    input.stop();
     drop(guard);
-    result.map_err(|e| CliError(format!("terminal error: {e}")))
+    result.map_err(TuiError::Terminal)
 }
 
-fn event_loop(terminal: &mut Terminal<CrosstermBackend<Stdout>>, app: &mut App) -> io::Result<()> {
+/// The thread that reads the terminal and posts its events as messages.
+struct Input {
+    stop: Arc<AtomicBool>,
+    thread: std::thread::JoinHandle<()>,
+}
+
+impl Input {
+    fn start(tx: Sender<Msg>) -> Input {
+        let stop = Arc::new(AtomicBool::new(false));
+        let done = stop.clone();
+        let thread = std::thread::spawn(move || {
+            // Polled, not blocked on, so that the thread ends when the game does.
+            while !done.load(Ordering::Relaxed) {
+                let msg = match event::poll(Duration::from_millis(50)) {
+                    Ok(false) => continue,
+                    Ok(true) => event::read().map(Msg::from),
+                    Err(e) => Err(e),
+                };
+                let failed = msg.is_err();
+                let msg = msg.unwrap_or_else(|e| Msg::InputFailed(e.to_string()));
+                if tx.send(msg).is_err() || failed {
+                    break;
+                }
+            }
+        });
+        Input { stop, thread }
+    }
+
+    fn stop(self) {
+        self.stop.store(true, Ordering::Relaxed);
+        let _ = self.thread.join();
+    }
+}
+
+fn event_loop(
+    terminal: &mut Terminal<CrosstermBackend<Stdout>>,
+    app: &mut App,
+    rx: &Receiver<Msg>,
+) -> io::Result<()> {
+    let mut flood = Flood::default();
     while !app.quit {
         let size = terminal.size()?;
         let area = ratatui::layout::Rect::new(0, 0, size.width, size.height);
-        app.set_geometry(view::geometry(app, area));
+        app.layout(area);
         terminal.draw(|f| view::draw(app, f.area(), f.buffer_mut()))?;
-        // While a replay plays itself, a key is waited for only until the next move is due.
-        if let Some(wait) = app.tick_interval()
-            && !event::poll(wait)?
-        {
-            app.tick();
-            continue;
-        }
         // For the end-to-end test that proves a panic gives the terminal back.
         if std::env::var_os("TAIKYOKU_TEST_PANIC").is_some() {
             panic!("TAIKYOKU_TEST_PANIC is set");
         }
-        match event::read()? {
-            Event::Key(k) => app.on_key(k),
-            Event::Mouse(m) => app.on_mouse(m),
-            // A resize redraws on the next turn of the loop with the new size.
-            _ => {}
+        // Wait for a message, then take every one already there before drawing again.
+        let first = match flood.wait(rx) {
+            Ok(msg) => msg,
+            Err(RecvTimeoutError::Timeout) => {
+                app.update(flood.end());
+                continue;
+            }
+            Err(RecvTimeoutError::Disconnected) => break,
+        };
+        let mut taken = 0;
+        let mut next = Some(first);
+        while let Some(msg) = next.take() {
+            if let Msg::InputFailed(e) = msg {
+                return Err(io::Error::other(e));
+            }
+            if !flood.drops(&msg, &mut taken) {
+                app.update(msg);
+            }
+            next = if app.quit { None } else { rx.try_recv().ok() };
         }
     }
     Ok(())
+}
+
+/// Keys that come faster than anyone types: a paste into a terminal without bracketed paste.
+/// Past [`Flood::BURST`] keys between two frames, keys are dropped (all but Ctrl-C) until the
+/// input has been quiet for a moment, so that a pasted page neither freezes the game for
+/// seconds nor plays as keys, and a Ctrl-C after it acts at once.
+#[derive(Default)]
+struct Flood {
+    dropped: usize,
+}
+
+impl Flood {
+    const BURST: usize = 64;
+    const QUIET: Duration = Duration::from_millis(150);
+
+    /// The next message; during a flood, only until the input has been quiet a moment.
+    fn wait(&self, rx: &Receiver<Msg>) -> Result<Msg, RecvTimeoutError> {
+        if self.dropped > 0 {
+            rx.recv_timeout(Self::QUIET)
+        } else {
+            rx.recv().map_err(|_| RecvTimeoutError::Disconnected)
+        }
+    }
+
+    /// Whether to drop `msg`; `taken` counts the keys of this frame.
+    fn drops(&mut self, msg: &Msg, taken: &mut usize) -> bool {
+        let Msg::Key(k) = msg else { return false };
+        if k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL) {
+            return false;
+        }
+        *taken += 1;
+        if *taken > Self::BURST || self.dropped > 0 {
+            self.dropped += 1;
+        }
+        self.dropped > 0
+    }
+
+    /// The flood is over: what to tell the player.
+    fn end(&mut self) -> Msg {
+        let n = std::mem::take(&mut self.dropped);
+        Msg::Warn(format!(
+            "Ignored {n} keys that came all at once (a paste?); paste into a prompt instead."
+        ))
+    }
 }
 
 #[cfg(test)]

@@ -1,8 +1,12 @@
 //! The terminal game without a terminal: keys and mouse into the model, the model into a
 //! test buffer.
 
-use super::app::{App, ConfirmKind, Mode, mark};
+use super::app::App;
+use super::board::mark;
+use super::dialogs::{ConfirmKind, Dialog};
 use super::keys::Keymap;
+use super::msg::Msg;
+use super::status;
 use super::theme::Theme;
 use super::view;
 use ratatui::buffer::Buffer;
@@ -23,7 +27,7 @@ fn rules(name: &str) -> Rules {
 fn app_with(rules: Rules, pos: taikyoku::position::Position) -> App {
     let mut app = App::new(rules, pos, Keymap::default(), Theme::default_theme(), false);
     let area = Rect::new(0, 0, 200, 60);
-    app.set_geometry(view::geometry(&app, area));
+    app.layout(area);
     app
 }
 
@@ -58,12 +62,12 @@ fn custom(name: &str, to_move: Side, pieces: &[(&str, Side, i32, i32)]) -> App {
 }
 
 fn key(app: &mut App, code: KeyCode) {
-    app.on_key(KeyEvent {
+    app.update(Msg::Key(KeyEvent {
         code,
         modifiers: KeyModifiers::NONE,
         kind: KeyEventKind::Press,
         state: KeyEventState::NONE,
-    });
+    }));
 }
 
 fn keys(app: &mut App, s: &str) {
@@ -73,8 +77,8 @@ fn keys(app: &mut App, s: &str) {
 }
 
 fn goto(app: &mut App, x: i32, y: i32) {
-    app.cursor = (x, y);
-    app.refresh_overlay();
+    app.board.cursor = (x, y);
+    app.board.refresh_overlay(&app.session.history);
 }
 
 fn render(app: &App, w: u16, h: u16) -> Buffer {
@@ -105,31 +109,35 @@ fn text(buf: &Buffer) -> String {
 #[test]
 fn starts_on_the_own_king_with_black_below() {
     let app = start("wikipedia");
-    assert_eq!(app.cursor, (17, 0));
-    assert!(!app.view.flipped);
+    assert_eq!(app.board.cursor, (17, 0));
+    assert!(!app.board.view.flipped);
     // The king's square is in the viewport.
-    let (c, r) = app.screen_xy(17, 0);
-    let (sc, sr) = app.view.scroll;
-    assert!(c >= sc && c < sc + app.geom.cols && r >= sr && r < sr + app.geom.rows);
+    let (c, r) = app.board.screen_xy(17, 0);
+    let (sc, sr) = app.board.view.scroll;
+    assert!(c >= sc && c < sc + app.board.geom.cols && r >= sr && r < sr + app.board.geom.rows);
 }
 
 #[test]
 fn cursor_keys_move_on_screen_directions() {
     let mut app = start("wikipedia");
     keys(&mut app, "kkk");
-    assert_eq!(app.cursor, (17, 3), "up the screen is forward for Black");
+    assert_eq!(
+        app.board.cursor,
+        (17, 3),
+        "up the screen is forward for Black"
+    );
     keys(&mut app, "l");
-    assert_eq!(app.cursor, (18, 3));
+    assert_eq!(app.board.cursor, (18, 3));
     key(&mut app, KeyCode::Left);
     key(&mut app, KeyCode::Left);
-    assert_eq!(app.cursor, (16, 3));
+    assert_eq!(app.board.cursor, (16, 3));
     keys(&mut app, "K");
-    assert_eq!(app.cursor, (16, 8), "Shift moves five");
+    assert_eq!(app.board.cursor, (16, 8), "Shift moves five");
     keys(&mut app, "f");
-    assert!(app.view.flipped);
+    assert!(app.board.view.flipped);
     keys(&mut app, "k");
     assert_eq!(
-        app.cursor,
+        app.board.cursor,
         (16, 7),
         "flipped: up the screen is towards Black"
     );
@@ -137,7 +145,7 @@ fn cursor_keys_move_on_screen_directions() {
     for _ in 0..50 {
         keys(&mut app, "h");
     }
-    assert_eq!(app.cursor.0, 35);
+    assert_eq!(app.board.cursor.0, 35);
 }
 
 #[test]
@@ -146,21 +154,25 @@ fn selecting_explains_what_cannot_be_selected() {
     goto(&mut app, 17, 15);
     key(&mut app, KeyCode::Enter);
     assert!(
-        app.warning && app.status.contains("Nothing on"),
+        app.status.warning && app.status.text.contains("Nothing on"),
         "{}",
-        app.status
+        app.status.text
     );
     goto(&mut app, 17, 25);
     key(&mut app, KeyCode::Enter);
     assert!(
-        app.status.contains("is white's; it is black's turn"),
+        app.status.text.contains("is white's; it is black's turn"),
         "{}",
-        app.status
+        app.status.text
     );
     goto(&mut app, 17, 0);
     key(&mut app, KeyCode::Enter);
-    assert!(app.status.contains("has no legal move"), "{}", app.status);
-    assert!(app.selection.is_none());
+    assert!(
+        app.status.text.contains("has no legal move"),
+        "{}",
+        app.status.text
+    );
+    assert!(app.board.selection.is_none());
 }
 
 #[test]
@@ -168,14 +180,14 @@ fn a_move_by_keys_then_undo_and_redo() {
     let mut app = start("wikipedia");
     goto(&mut app, 17, 10);
     // The overlay of the pawn under the cursor: one square forward.
-    let ahead = app.dims().square(17, 11).unwrap().0 as usize;
-    assert_eq!(app.overlay[ahead] & mark::QUIET, mark::QUIET);
+    let ahead = app.rules().dims().square(17, 11).unwrap().0 as usize;
+    assert_eq!(app.board.overlay[ahead] & mark::QUIET, mark::QUIET);
     key(&mut app, KeyCode::Enter);
-    assert!(app.selection.is_some());
+    assert!(app.board.selection.is_some());
     keys(&mut app, "k");
     key(&mut app, KeyCode::Char(' '));
-    assert_eq!(app.history.played().len(), 1);
-    assert_eq!(app.history.line()[0].text, "P19.26-19.25");
+    assert_eq!(app.history().played().len(), 1);
+    assert_eq!(app.history().line()[0].text, "P19.26-19.25");
     assert_eq!(app.pos().to_move(), Side::White);
     // An illegal destination is explained and nothing happens.
     goto(&mut app, 17, 25);
@@ -183,26 +195,26 @@ fn a_move_by_keys_then_undo_and_redo() {
     goto(&mut app, 17, 23);
     key(&mut app, KeyCode::Enter);
     assert!(
-        app.status.contains("Illegal") && app.status.contains("does not move that way"),
+        app.status.text.contains("Illegal") && app.status.text.contains("does not move that way"),
         "{}",
-        app.status
+        app.status.text
     );
     key(&mut app, KeyCode::Esc);
-    assert!(app.selection.is_none());
+    assert!(app.board.selection.is_none());
     keys(&mut app, "u");
-    assert_eq!(app.history.played().len(), 0);
+    assert_eq!(app.history().played().len(), 0);
     assert_eq!(app.pos().to_move(), Side::Black);
-    app.on_key(KeyEvent {
+    app.update(Msg::Key(KeyEvent {
         code: KeyCode::Char('r'),
         modifiers: KeyModifiers::CONTROL,
         kind: KeyEventKind::Press,
         state: KeyEventState::NONE,
-    });
-    assert_eq!(app.history.played().len(), 1);
-    assert_eq!(app.history.line()[0].text, "P19.26-19.25");
+    }));
+    assert_eq!(app.history().played().len(), 1);
+    assert_eq!(app.history().line()[0].text, "P19.26-19.25");
     keys(&mut app, "u");
     keys(&mut app, "u");
-    assert!(app.warning && app.status.contains("Nothing to undo"));
+    assert!(app.status.warning && app.status.text.contains("Nothing to undo"));
 }
 
 #[test]
@@ -218,17 +230,21 @@ fn lion_double_capture_and_igui_are_entered_leg_by_leg() {
     goto(&mut app, 10, 11);
     // The pawn can be captured outright or as a first step: choosing it keeps the move open.
     key(&mut app, KeyCode::Enter);
-    assert_eq!(app.selection.as_ref().unwrap().legs.len(), 1);
-    assert!(app.status.contains("again to stop there"), "{}", app.status);
-    let next = app.dims().square(10, 12).unwrap().0 as usize;
-    assert_ne!(app.overlay[next] & mark::CAPTURE, 0);
+    assert_eq!(app.board.selection.as_ref().unwrap().legs.len(), 1);
+    assert!(
+        app.status.text.contains("again to stop there"),
+        "{}",
+        app.status.text
+    );
+    let next = app.rules().dims().square(10, 12).unwrap().0 as usize;
+    assert_ne!(app.board.overlay[next] & mark::CAPTURE, 0);
     goto(&mut app, 10, 12);
     key(&mut app, KeyCode::Enter);
     assert_eq!(
-        app.history.line().first().map(|p| p.text.as_str()),
+        app.history().line().first().map(|p| p.text.as_str()),
         Some("LN26.26x26.25x26.24+"),
         "{}",
-        app.status
+        app.status.text
     );
     assert_eq!(app.pos().pieces().count(), 3, "both pawns gone");
     keys(&mut app, "u");
@@ -239,7 +255,7 @@ fn lion_double_capture_and_igui_are_entered_leg_by_leg() {
     key(&mut app, KeyCode::Enter);
     goto(&mut app, 10, 10);
     key(&mut app, KeyCode::Enter);
-    assert_eq!(app.history.line()[0].text, "LN26.26x26.25-26.26+");
+    assert_eq!(app.history().line()[0].text, "LN26.26x26.25-26.26+");
     keys(&mut app, "u");
     // Choosing the stop twice takes just the pawn.
     goto(&mut app, 10, 10);
@@ -247,7 +263,7 @@ fn lion_double_capture_and_igui_are_entered_leg_by_leg() {
     goto(&mut app, 10, 11);
     key(&mut app, KeyCode::Enter);
     key(&mut app, KeyCode::Enter);
-    assert_eq!(app.history.line()[0].text, "LN26.26x26.25+");
+    assert_eq!(app.history().line()[0].text, "LN26.26x26.25+");
 }
 
 #[test]
@@ -264,7 +280,7 @@ fn hook_move_turns_where_chosen() {
     key(&mut app, KeyCode::Enter);
     goto(&mut app, 14, 12);
     key(&mut app, KeyCode::Enter);
-    assert_eq!(app.history.line()[0].text, "HM26.26-26.24-22.24");
+    assert_eq!(app.history().line()[0].text, "HM26.26-26.24-22.24");
 }
 
 #[test]
@@ -274,24 +290,24 @@ fn promotion_is_asked_only_when_it_is_a_choice() {
     key(&mut app, KeyCode::Enter);
     goto(&mut app, 10, 25);
     key(&mut app, KeyCode::Enter);
-    assert!(matches!(app.mode, Mode::Promote { .. }));
+    assert!(matches!(app.dialog, Some(Dialog::Promote { .. })));
     keys(&mut app, "n");
-    assert_eq!(app.history.line()[0].text, "G26.12-26.11=");
+    assert_eq!(app.history().line()[0].text, "G26.12-26.11=");
     keys(&mut app, "u");
     goto(&mut app, 10, 24);
     key(&mut app, KeyCode::Enter);
     goto(&mut app, 10, 25);
     key(&mut app, KeyCode::Enter);
     keys(&mut app, "y");
-    assert_eq!(app.history.line()[0].text, "G26.12-26.11+");
+    assert_eq!(app.history().line()[0].text, "G26.12-26.11+");
     // Compulsory under atsa: no question.
     let mut app = custom("atsa", Side::Black, &[("G", Side::Black, 10, 24)]);
     goto(&mut app, 10, 24);
     key(&mut app, KeyCode::Enter);
     goto(&mut app, 10, 25);
     key(&mut app, KeyCode::Enter);
-    assert_eq!(app.mode, Mode::Normal);
-    assert_eq!(app.history.line()[0].text, "G26.12-26.11+");
+    assert_eq!(app.dialog, None);
+    assert_eq!(app.history().line()[0].text, "G26.12-26.11+");
 }
 
 #[test]
@@ -303,21 +319,31 @@ fn game_end_resign_and_quit() {
     goto(&mut app, 35, 35);
     key(&mut app, KeyCode::Enter);
     assert!(
-        app.status.contains("Game over: Black wins"),
+        app.status.text.contains("Game over: Black wins"),
         "{}",
-        app.status
+        app.status.text
     );
     assert!(app.outcome().is_some());
     // Still browsable.
     keys(&mut app, "hj");
-    assert_eq!(app.cursor, (34, 34));
+    assert_eq!(app.board.cursor, (34, 34));
     key(&mut app, KeyCode::Enter);
-    assert!(app.status.contains("The game is over"), "{}", app.status);
+    assert!(
+        app.status.text.contains("The game is over"),
+        "{}",
+        app.status.text
+    );
     keys(&mut app, "u");
     assert!(app.outcome().is_none());
     // Resign asks first.
     keys(&mut app, "R");
-    assert_eq!(app.mode, Mode::Confirm(ConfirmKind::Resign));
+    assert!(matches!(
+        app.dialog,
+        Some(Dialog::Confirm {
+            kind: ConfirmKind::Resign,
+            ..
+        })
+    ));
     keys(&mut app, "y");
     assert_eq!(app.outcome().unwrap().winner, Side::White);
     keys(&mut app, "u");
@@ -327,9 +353,15 @@ fn game_end_resign_and_quit() {
     key(&mut app, KeyCode::Enter);
     goto(&mut app, 35, 1);
     key(&mut app, KeyCode::Enter);
-    assert_eq!(app.history.played().len(), 1);
+    assert_eq!(app.history().played().len(), 1);
     keys(&mut app, "q");
-    assert_eq!(app.mode, Mode::Confirm(ConfirmKind::Quit));
+    assert!(matches!(
+        app.dialog,
+        Some(Dialog::Confirm {
+            kind: ConfirmKind::Quit,
+            ..
+        })
+    ));
     keys(&mut app, "n");
     assert!(!app.quit);
     keys(&mut app, "q");
@@ -337,22 +369,22 @@ fn game_end_resign_and_quit() {
     assert!(app.quit);
     // Ctrl-C quits at once.
     let mut app = start("wikipedia");
-    app.on_key(KeyEvent {
+    app.update(Msg::Key(KeyEvent {
         code: KeyCode::Char('c'),
         modifiers: KeyModifiers::CONTROL,
         kind: KeyEventKind::Press,
         state: KeyEventState::NONE,
-    });
+    }));
     assert!(app.quit);
     // Releases do nothing (Windows sends them).
     let mut app = start("wikipedia");
-    app.on_key(KeyEvent {
+    app.update(Msg::Key(KeyEvent {
         code: KeyCode::Char('k'),
         modifiers: KeyModifiers::NONE,
         kind: KeyEventKind::Release,
         state: KeyEventState::NONE,
-    });
-    assert_eq!(app.cursor, (17, 0));
+    }));
+    assert_eq!(app.board.cursor, (17, 0));
 }
 
 #[test]
@@ -361,57 +393,60 @@ fn find_and_goto() {
     keys(&mut app, "/lion");
     key(&mut app, KeyCode::Enter);
     let k = app.rules().catalogue().by_code("LN").unwrap();
-    assert_eq!(app.pos().piece_at(app.cursor_square()).unwrap().kind, k);
-    assert!(app.status.contains("1 of 4"), "{}", app.status);
+    assert_eq!(
+        app.pos().piece_at(app.board.cursor_square()).unwrap().kind,
+        k
+    );
+    assert!(app.status.text.contains("1 of 4"), "{}", app.status.text);
     keys(&mut app, "/lion");
     key(&mut app, KeyCode::Enter);
-    assert!(app.status.contains("2 of 4"), "{}", app.status);
+    assert!(app.status.text.contains("2 of 4"), "{}", app.status.text);
     keys(&mut app, "/furious fiend");
     key(&mut app, KeyCode::Enter);
     assert!(
-        app.status.contains("No Furious Fiend on the board"),
+        app.status.text.contains("No Furious Fiend on the board"),
         "{}",
-        app.status
+        app.status.text
     );
     keys(&mut app, "/lyon");
     key(&mut app, KeyCode::Enter);
-    assert!(app.status.contains("Lion (LN)"), "{}", app.status);
+    assert!(app.status.text.contains("Lion (LN)"), "{}", app.status.text);
     keys(&mut app, "g1.1");
     key(&mut app, KeyCode::Enter);
-    assert_eq!(app.cursor, (35, 35));
+    assert_eq!(app.board.cursor, (35, 35));
     keys(&mut app, "g99");
     key(&mut app, KeyCode::Enter);
-    assert!(app.warning);
+    assert!(app.status.warning);
     keys(&mut app, "g");
     key(&mut app, KeyCode::Esc);
-    assert_eq!(app.mode, Mode::Normal);
+    assert_eq!(app.dialog, None);
 }
 
 #[test]
 fn mouse_click_selects_and_wheel_scrolls() {
     let mut app = start("wikipedia");
-    app.view.zoom = 2;
+    app.board.view.zoom = 2;
     let area = Rect::new(0, 0, 120, 40);
-    app.set_geometry(view::geometry(&app, area));
-    let g = app.geom;
+    app.layout(area);
+    let g = app.board.geom;
     // Click the square in the viewport's first row and column.
-    let (x, y) = app.square_at(g.left, g.top).unwrap();
-    app.on_mouse(MouseEvent {
+    let (x, y) = app.board.square_at(g.left, g.top).unwrap();
+    app.update(Msg::Mouse(MouseEvent {
         kind: MouseEventKind::Down(MouseButton::Left),
         column: g.left + 1,
         row: g.top,
         modifiers: KeyModifiers::NONE,
-    });
-    assert_eq!(app.cursor, (x, y));
-    let before = app.view.scroll;
-    app.on_mouse(MouseEvent {
+    }));
+    assert_eq!(app.board.cursor, (x, y));
+    let before = app.board.view.scroll;
+    app.update(Msg::Mouse(MouseEvent {
         kind: MouseEventKind::ScrollUp,
         column: g.left,
         row: g.top,
         modifiers: KeyModifiers::NONE,
-    });
-    assert!(app.view.scroll.1 < before.1 || before.1 == 0);
-    assert_eq!(app.square_at(0, 0), None);
+    }));
+    assert!(app.board.view.scroll.1 < before.1 || before.1 == 0);
+    assert_eq!(app.board.square_at(0, 0), None);
 }
 
 #[test]
@@ -429,13 +464,13 @@ fn the_board_and_panels_render() {
     assert!(t.contains(" Board "), "the minimap");
     assert!(t.contains(" Moves "));
     assert!(t.contains("Black to move"));
-    assert!(t.contains(&view::hint_text(&app)));
+    assert!(t.contains(&status::hint_text(&app.keymap, false)));
     // The pawn's square ahead is marked as a move.
     let buf = render(&app, 200, 60);
-    let (c, r) = app.screen_xy(17, 11);
-    let g = app.geom;
-    let x = g.left + ((c - app.view.scroll.0) as u16) * g.cell_w;
-    let y = g.top + (r - app.view.scroll.1) as u16;
+    let (c, r) = app.board.screen_xy(17, 11);
+    let g = app.board.geom;
+    let x = g.left + ((c - app.board.view.scroll.0) as u16) * g.cell_w;
+    let y = g.top + (r - app.board.view.scroll.1) as u16;
     let cell: String = (x..x + g.cell_w)
         .map(|i| buf[(i, y)].symbol().to_string())
         .collect();
@@ -450,7 +485,7 @@ fn the_board_and_panels_render() {
     assert!(t.contains("Ctrl+r") && t.contains("redo a move"), "{t}");
     assert!(t.contains("x capture"));
     keys(&mut app, "x");
-    assert_eq!(app.mode, Mode::Normal);
+    assert_eq!(app.dialog, None);
 }
 
 #[test]
@@ -462,10 +497,10 @@ fn captures_and_victims_are_marked_without_colour() {
     ];
     let mut app = custom("wikipedia", Side::Black, &pieces);
     goto(&mut app, 10, 10);
-    let sq = |x, y| app.dims().square(x, y).unwrap().0 as usize;
-    assert_ne!(app.overlay[sq(10, 12)] & mark::CAPTURE, 0);
+    let sq = |x, y| app.rules().dims().square(x, y).unwrap().0 as usize;
+    assert_ne!(app.board.overlay[sq(10, 12)] & mark::CAPTURE, 0);
     assert_ne!(
-        app.overlay[sq(10, 12)] & mark::RANGE_VICTIM,
+        app.board.overlay[sq(10, 12)] & mark::RANGE_VICTIM,
         0,
         "flown over on the way further"
     );
@@ -502,13 +537,18 @@ fn saved_moves(path: &std::path::Path) -> Vec<String> {
 fn every_move_is_autosaved_at_once() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = start("wikipedia");
-    app.files.autosave_dir = Some(dir.path().to_path_buf());
+    app.session.files.autosave_dir = Some(dir.path().to_path_buf());
     assert!(
-        app.files.autosave.is_none(),
+        app.session.files.autosave.is_none(),
         "no file before the first move"
     );
     pawn_move(&mut app, 17, 10, 11);
-    let file = app.files.autosave.clone().expect("an autosave file");
+    let file = app
+        .session
+        .files
+        .autosave
+        .clone()
+        .expect("an autosave file");
     assert_eq!(saved_moves(&file), vec!["P19.26-19.25"]);
     pawn_move(&mut app, 17, 25, 24);
     assert_eq!(saved_moves(&file).len(), 2);
@@ -539,25 +579,29 @@ fn save_asks_for_a_name_once_and_never_clobbers_other_files() {
     pawn_move(&mut app, 17, 10, 11);
     let file = dir.path().join("game.toml");
     keys(&mut app, "s");
-    assert!(matches!(app.mode, Mode::Prompt(..)));
+    assert!(matches!(app.dialog, Some(Dialog::Prompt { .. })));
     keys(&mut app, file.to_str().unwrap());
     key(&mut app, KeyCode::Enter);
-    assert!(app.status.contains("Saved 1 moves"), "{}", app.status);
+    assert!(
+        app.status.text.contains("Saved 1 moves"),
+        "{}",
+        app.status.text
+    );
     pawn_move(&mut app, 17, 25, 24);
     keys(&mut app, "s");
-    assert_eq!(app.mode, Mode::Normal, "no second prompt");
+    assert_eq!(app.dialog, None, "no second prompt");
     assert_eq!(saved_moves(&file).len(), 2);
     // A file that is not a record is left alone.
     let other = dir.path().join("notes.txt");
     std::fs::write(&other, "my notes").unwrap();
-    app.files.save = None;
+    app.session.files.save = None;
     keys(&mut app, "s");
     keys(&mut app, other.to_str().unwrap());
     key(&mut app, KeyCode::Enter);
     assert!(
-        app.warning && app.status.contains("Not saved"),
+        app.status.warning && app.status.text.contains("Not saved"),
         "{}",
-        app.status
+        app.status.text
     );
     assert_eq!(std::fs::read_to_string(&other).unwrap(), "my notes");
 }
@@ -582,70 +626,99 @@ fn recorded_game(moves: usize) -> (taikyoku::record::Record, taikyoku::record::R
     (rec, replay)
 }
 
-#[test]
-fn replay_steps_jumps_plays_and_branches() {
-    let (rec, replay) = recorded_game(6);
-    let mut app = App::from_record(
+/// A replay of a recorded game of `moves` moves.
+fn replaying(moves: usize) -> App {
+    let (rec, replay) = recorded_game(moves);
+    App::from_record(
         rec,
         replay,
         Keymap::default(),
         Theme::default_theme(),
         false,
         true,
-    );
+    )
+}
+
+#[test]
+fn replay_steps_jumps_plays_and_branches() {
+    let mut app = replaying(6);
     let dir = tempfile::tempdir().unwrap();
-    app.files.autosave_dir = Some(dir.path().to_path_buf());
-    app.set_geometry(view::geometry(&app, Rect::new(0, 0, 200, 60)));
-    assert_eq!(app.history.point(), 0);
+    app.session.files.autosave_dir = Some(dir.path().to_path_buf());
+    app.layout(Rect::new(0, 0, 200, 60));
+    assert_eq!(app.history().point(), 0);
     keys(&mut app, "..");
-    assert_eq!(app.history.point(), 2);
-    assert!(app.status.contains("Move 2 of 6"), "{}", app.status);
+    assert_eq!(app.history().point(), 2);
+    assert!(
+        app.status.text.contains("Move 2 of 6"),
+        "{}",
+        app.status.text
+    );
     keys(&mut app, ",");
-    assert_eq!(app.history.point(), 1);
+    assert_eq!(app.history().point(), 1);
     key(&mut app, KeyCode::End);
-    assert_eq!(app.history.point(), 6);
+    assert_eq!(app.history().point(), 6);
     key(&mut app, KeyCode::Home);
-    assert_eq!(app.history.point(), 0);
+    assert_eq!(app.history().point(), 0);
     keys(&mut app, ":4");
     key(&mut app, KeyCode::Enter);
-    assert_eq!(app.history.point(), 4);
+    assert_eq!(app.history().point(), 4);
     // The move list marks the current move; the board is the position after it.
     let t = text(&render(&app, 200, 60));
     assert!(t.contains("Replay 4/6"), "{t}");
     assert!(t.contains("◀"));
-    assert_eq!(app.pos(), &app.history.position_at(4));
+    assert_eq!(app.pos(), &app.history().position_at(4));
     // Read-only: no moves, no undo.
     key(&mut app, KeyCode::Enter);
     assert!(
-        app.warning && app.status.contains("This is a replay"),
+        app.status.warning && app.status.text.contains("This is a replay"),
         "{}",
-        app.status
+        app.status.text
     );
     // Autoplay moves on at each tick and stops at the end.
     keys(&mut app, "P");
-    assert!(app.tick_interval().is_some());
+    assert!(
+        app.replay
+            .as_ref()
+            .filter(|r| r.playing())
+            .map(|r| r.interval)
+            .is_some()
+    );
     keys(&mut app, "]");
     assert_eq!(
-        app.tick_interval(),
+        app.replay
+            .as_ref()
+            .filter(|r| r.playing())
+            .map(|r| r.interval),
         Some(std::time::Duration::from_millis(400))
     );
-    app.tick();
-    app.tick();
-    app.tick();
-    assert_eq!(app.history.point(), 6);
-    assert!(app.tick_interval().is_none());
+    app.update(Msg::AutoplayStep);
+    app.update(Msg::AutoplayStep);
+    app.update(Msg::AutoplayStep);
+    assert_eq!(app.history().point(), 6);
+    assert!(
+        app.replay
+            .as_ref()
+            .filter(|r| r.playing())
+            .map(|r| r.interval)
+            .is_none()
+    );
     // Branch from move 3: a new game, saved as a new record.
     keys(&mut app, ":3");
     key(&mut app, KeyCode::Enter);
     keys(&mut app, "b");
     assert!(app.replay.is_none());
-    assert_eq!(app.history.played().len(), 3);
-    let file = app.files.autosave.clone().expect("saved as a new record");
+    assert_eq!(app.history().played().len(), 3);
+    let file = app
+        .session
+        .files
+        .autosave
+        .clone()
+        .expect("saved as a new record");
     assert_eq!(saved_moves(&file).len(), 3);
     assert!(
-        app.status.contains("A new game from move 3"),
+        app.status.text.contains("A new game from move 3"),
         "{}",
-        app.status
+        app.status.text
     );
 }
 
@@ -659,18 +732,244 @@ fn an_unfinished_game_is_offered_for_resuming() {
         .unwrap()
         .unwrap();
     let mut app = start("wikipedia");
-    app.files.autosave_dir = Some(dir.path().to_path_buf());
+    app.session.files.autosave_dir = Some(dir.path().to_path_buf());
     app.offer_resume(found.clone());
-    assert_eq!(app.mode, Mode::Confirm(ConfirmKind::Resume));
+    assert!(matches!(
+        app.dialog,
+        Some(Dialog::Confirm {
+            kind: ConfirmKind::Resume,
+            ..
+        })
+    ));
     let t = text(&render(&app, 200, 60));
     assert!(t.contains("Resume the unfinished game"), "{t}");
     keys(&mut app, "y");
-    assert_eq!(app.history.played().len(), 5);
-    assert_eq!(app.files.autosave.as_deref(), Some(path.as_path()));
+    assert_eq!(app.history().played().len(), 5);
+    assert_eq!(app.session.files.autosave.as_deref(), Some(path.as_path()));
     // Declining starts afresh.
     let mut app = start("wikipedia");
     app.offer_resume(found);
     keys(&mut app, "n");
-    assert_eq!(app.history.played().len(), 0);
-    assert!(app.status.contains("A new game"));
+    assert_eq!(app.history().played().len(), 0);
+    assert!(app.status.text.contains("A new game"));
+}
+
+#[test]
+fn autoplay_posts_its_moves_through_the_channel() {
+    let mut app = replaying(4);
+    let (tx, rx) = std::sync::mpsc::channel();
+    app.tx = Some(tx);
+    for _ in 0..5 {
+        keys(&mut app, "]");
+    }
+    keys(&mut app, "P");
+    // The timer thread posts a step per move; the game handles them as the event loop would.
+    while app.history().point() < 4 {
+        let msg = rx
+            .recv_timeout(std::time::Duration::from_secs(5))
+            .expect("the timer posts");
+        assert_eq!(msg, Msg::AutoplayStep);
+        app.update(msg);
+    }
+    assert!(
+        !app.replay.as_ref().unwrap().playing(),
+        "stopped at the end"
+    );
+    assert!(
+        app.status.text.contains("Move 4 of 4"),
+        "{}",
+        app.status.text
+    );
+}
+
+#[test]
+fn the_move_number_prompt_shows_what_is_typed() {
+    let mut app = replaying(6);
+    keys(&mut app, ":42");
+    let t = text(&render(&app, 200, 60));
+    assert!(t.contains("Go to move (0-6): 42_"), "{t}");
+    key(&mut app, KeyCode::Backspace);
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.history().point(), 4);
+}
+
+#[test]
+fn a_new_move_after_undo_starts_a_new_line() {
+    let mut app = start("wikipedia");
+    pawn_move(&mut app, 17, 10, 11);
+    pawn_move(&mut app, 17, 25, 24);
+    keys(&mut app, "u");
+    assert_eq!(app.history().line().len(), 2, "redo can play it again");
+    pawn_move(&mut app, 16, 25, 24);
+    assert_eq!(app.history().line().len(), 2);
+    assert_eq!(app.history().line()[1].text, "P20.11-20.12");
+    app.update(Msg::Key(KeyEvent {
+        code: KeyCode::Char('r'),
+        modifiers: KeyModifiers::CONTROL,
+        kind: KeyEventKind::Press,
+        state: KeyEventState::NONE,
+    }));
+    assert!(
+        app.status.text.contains("Nothing to redo"),
+        "{}",
+        app.status.text
+    );
+}
+
+/// An app whose game is loaded from the record at `path` (as `play --load` does).
+fn loaded(path: &std::path::Path) -> App {
+    let rec = taikyoku::record::Record::load(path).unwrap();
+    let replay = rec.replay(&rules("wikipedia").game).unwrap();
+    let mut app = App::from_record(
+        rec,
+        replay,
+        Keymap::default(),
+        Theme::default_theme(),
+        false,
+        false,
+    );
+    app.layout(Rect::new(0, 0, 200, 60));
+    app
+}
+
+fn save_as(app: &mut App, path: &std::path::Path) {
+    keys(app, "s");
+    keys(app, path.to_str().unwrap());
+    key(app, KeyCode::Enter);
+}
+
+#[test]
+fn a_failed_autosave_stays_visible_and_quitting_offers_to_save_elsewhere() {
+    let dir = tempfile::tempdir().unwrap();
+    // The autosave directory cannot be made: a file is in the way.
+    let blocked = dir.path().join("blocked");
+    std::fs::write(&blocked, "").unwrap();
+    let mut app = start("wikipedia");
+    app.session.files.autosave_dir = Some(blocked.join("autosave"));
+    pawn_move(&mut app, 17, 10, 11);
+    assert!(app.status.warning && app.status.text.contains("Autosave failed"));
+    // The game goes on, and the marker stays whatever the status line says next.
+    pawn_move(&mut app, 17, 25, 24);
+    key(&mut app, KeyCode::Char('?'));
+    key(&mut app, KeyCode::Esc);
+    assert_eq!(app.history().point(), 2);
+    assert!(text(&render(&app, 120, 40)).contains("NOT SAVED"));
+    // Quitting warns, and "no" offers to save elsewhere.
+    keys(&mut app, "q");
+    assert!(!app.quit);
+    let Some(Dialog::Confirm { kind, question }) = &app.dialog else {
+        panic!("{:?}", app.dialog)
+    };
+    assert_eq!(*kind, ConfirmKind::QuitUnsaved);
+    assert!(question.contains("NOT saved") && question.contains("Autosave failed"));
+    keys(&mut app, "n");
+    assert!(matches!(app.dialog, Some(Dialog::Prompt { .. })));
+    let file = dir.path().join("rescued.toml");
+    keys(&mut app, file.to_str().unwrap());
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(saved_moves(&file).len(), 2);
+    assert!(!text(&render(&app, 120, 40)).contains("NOT SAVED"));
+    // Once the autosave works again, the marker is gone for good.
+    app.session.files.autosave_dir = Some(dir.path().join("autosave"));
+    pawn_move(&mut app, 16, 10, 11);
+    assert!(
+        !app.status.unsaved && !app.status.warning,
+        "{}",
+        app.status.text
+    );
+}
+
+#[test]
+fn saving_over_another_game_asks_and_saving_again_does_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("alice.toml");
+    let mut alice = start("wikipedia");
+    alice.session.record.black = "Alice".into();
+    pawn_move(&mut alice, 17, 10, 11);
+    save_as(&mut alice, &file);
+    assert_eq!(saved_moves(&file).len(), 1);
+    let mut other = start("wikipedia");
+    pawn_move(&mut other, 16, 10, 11);
+    pawn_move(&mut other, 16, 25, 24);
+    save_as(&mut other, &file);
+    let Some(Dialog::Confirm { question, .. }) = &other.dialog else {
+        panic!("{:?}", other.dialog)
+    };
+    assert!(
+        question.contains("another game") && question.contains("Alice vs ?, 1 moves, started"),
+        "{question}"
+    );
+    keys(&mut other, "n");
+    assert_eq!(saved_moves(&file).len(), 1, "Alice's game is kept");
+    save_as(&mut other, &file);
+    keys(&mut other, "y");
+    assert_eq!(saved_moves(&file).len(), 2);
+    // The same game again: no question.
+    pawn_move(&mut other, 15, 10, 11);
+    keys(&mut other, "s");
+    assert_eq!(other.dialog, None);
+    assert_eq!(saved_moves(&file).len(), 3);
+}
+
+#[test]
+fn two_games_on_one_record_never_overwrite_each_other() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("g.toml");
+    let mut first = start("wikipedia");
+    save_as(&mut first, &file);
+    let mut a = loaded(&file);
+    let mut b = loaded(&file);
+    pawn_move(&mut a, 17, 10, 11);
+    keys(&mut a, "s");
+    assert_eq!(saved_moves(&file), ["P19.26-19.25"]);
+    pawn_move(&mut b, 16, 10, 11);
+    keys(&mut b, "s");
+    assert!(
+        b.status.warning && b.status.text.contains("changed by another program"),
+        "{}",
+        b.status.text
+    );
+    assert_eq!(saved_moves(&file), ["P19.26-19.25"], "a's move is kept");
+}
+
+#[test]
+fn pasted_text_goes_into_a_prompt_only() {
+    let mut app = start("wikipedia");
+    app.update(Msg::Paste("hjkl".repeat(2500)));
+    assert!(app.status.warning, "{}", app.status.text);
+    keys(&mut app, "g");
+    app.update(Msg::Paste("12.3\n4".into()));
+    let Some(Dialog::Prompt { text, .. }) = &app.dialog else {
+        panic!("{:?}", app.dialog)
+    };
+    assert_eq!(text, "12.34");
+}
+
+#[test]
+fn keys_beyond_a_burst_are_dropped_until_quiet_but_never_ctrl_c() {
+    let press = |code, modifiers| {
+        Msg::Key(KeyEvent {
+            code,
+            modifiers,
+            kind: KeyEventKind::Press,
+            state: KeyEventState::NONE,
+        })
+    };
+    let h = press(KeyCode::Char('h'), KeyModifiers::NONE);
+    let ctrl_c = press(KeyCode::Char('c'), KeyModifiers::CONTROL);
+    let mut flood = super::Flood::default();
+    let mut taken = 0;
+    for _ in 0..64 {
+        assert!(!flood.drops(&h, &mut taken));
+    }
+    assert!(flood.drops(&h, &mut taken));
+    assert!(!flood.drops(&ctrl_c, &mut taken));
+    // The next frame still drops, until the input has been quiet.
+    let mut taken = 0;
+    assert!(flood.drops(&h, &mut taken));
+    let Msg::Warn(said) = flood.end() else {
+        panic!()
+    };
+    assert!(said.contains("Ignored 2 keys"), "{said}");
+    assert!(!flood.drops(&h, &mut taken));
 }

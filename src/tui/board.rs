@@ -1,0 +1,766 @@
+//! The board: the viewport onto the 36×36 squares, the cursor, the piece being moved leg by
+//! leg, and the move marks. It turns cursor, selection and view keys into changes of its own
+//! and into messages (a move to play, a question to ask, a line for the status bar).
+
+use super::keys::{Action, Keymap};
+use super::msg::Msg;
+use super::theme::Theme;
+use ratatui::buffer::Buffer;
+use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use taikyoku::catalogue::{KindId, Lookup};
+use taikyoku::geometry::{Dims, Side, Square};
+use taikyoku::history::History;
+use taikyoku::movegen::Move;
+use taikyoku::notation;
+use taikyoku::position::Piece;
+use taikyoku::reach;
+use unicode_width::UnicodeWidthStr;
+
+/// Overlay flags of a square.
+pub use taikyoku::reach::mark;
+
+/// Square widths in terminal cells at each zoom level.
+pub const ZOOM_WIDTHS: [u16; 3] = [3, 4, 6];
+/// Columns left of the squares for the rank labels.
+const RANK_LABEL: u16 = 4;
+
+/// How the board is shown.
+#[derive(Clone, Debug, PartialEq)]
+pub struct View {
+    pub zoom: usize,
+    pub flipped: bool,
+    /// Turn the board to the side to move after every move.
+    pub follow: bool,
+    pub ascii: bool,
+    /// The first board column and row (in screen orientation) in the viewport.
+    pub scroll: (i32, i32),
+}
+
+/// Where things are on screen, from the last layout (for the mouse and for scrolling).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Geometry {
+    /// Board squares area: left, top, visible columns and rows.
+    pub left: u16,
+    pub top: u16,
+    pub cols: i32,
+    pub rows: i32,
+    pub cell_w: u16,
+}
+
+/// A piece chosen to move, and the legs entered so far.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Selection {
+    pub from: Square,
+    pub legs: Vec<Square>,
+    /// Every legal move of the piece, by every path.
+    pub moves: Vec<Move>,
+}
+
+impl Selection {
+    /// The moves that go through the legs entered so far.
+    pub fn candidates(&self) -> impl Iterator<Item = &Move> {
+        self.moves
+            .iter()
+            .filter(|m| m.path().starts_with(&self.legs))
+    }
+}
+
+/// The board component.
+pub struct Board {
+    dims: Dims,
+    pub cursor: (i32, i32),
+    pub view: View,
+    pub selection: Option<Selection>,
+    /// Overlay flags per square for the piece under the cursor (or the selection).
+    pub overlay: Vec<u8>,
+    /// The kind shown in the side panel when no piece is under the cursor (after a find).
+    pub inspect: Option<KindId>,
+    pub geom: Geometry,
+}
+
+impl Board {
+    /// The board of `h`'s game: the side to move at the bottom, the cursor on its king.
+    pub fn new(h: &History, ascii: bool) -> Board {
+        let dims = h.rules().dims();
+        let mut board = Board {
+            dims,
+            cursor: (0, 0),
+            view: View {
+                zoom: 1,
+                flipped: h.position().to_move() == Side::White,
+                follow: false,
+                ascii,
+                scroll: (0, 0),
+            },
+            selection: None,
+            overlay: vec![0; dims.len()],
+            inspect: None,
+            geom: Geometry::default(),
+        };
+        board.cursor = board.own_royal_square(h);
+        board.refresh_overlay(h);
+        board
+    }
+
+    /// The part of the board area the whole board needs at this zoom, centred in it: a small
+    /// board (Sho shogi's 9×9) sits in the middle rather than in a corner.
+    pub fn fit(&self, board: Rect) -> Rect {
+        let d = self.dims;
+        let width = RANK_LABEL + d.files as u16 * ZOOM_WIDTHS[self.view.zoom];
+        let height = 1 + d.ranks as u16;
+        let (w, h) = (width.min(board.width), height.min(board.height));
+        Rect::new(
+            board.x + (board.width - w) / 2,
+            board.y + (board.height - h) / 2,
+            w,
+            h,
+        )
+    }
+
+    /// Squares in the board part of the screen (as fitted): a row of file labels on top, rank
+    /// labels left.
+    pub fn geometry(&self, board: Rect) -> Geometry {
+        let w = ZOOM_WIDTHS[self.view.zoom];
+        let d = self.dims;
+        Geometry {
+            left: board.x + RANK_LABEL,
+            top: board.y + 1,
+            cols: (board.width.saturating_sub(RANK_LABEL) / w).min(d.files as u16) as i32,
+            rows: (board.height.saturating_sub(1)).min(d.ranks as u16) as i32,
+            cell_w: w,
+        }
+    }
+
+    /// The board's part of an action (cursor, selection, view); `None` for the others.
+    pub fn update(&mut self, a: Action, h: &History, keys: &Keymap) -> Option<Msg> {
+        let said = |s: &str| Some(Msg::say(s));
+        match a {
+            Action::Left => self.move_cursor(h, -1, 0),
+            Action::Right => self.move_cursor(h, 1, 0),
+            Action::Up => self.move_cursor(h, 0, -1),
+            Action::Down => self.move_cursor(h, 0, 1),
+            Action::FarLeft => self.move_cursor(h, -5, 0),
+            Action::FarRight => self.move_cursor(h, 5, 0),
+            Action::FarUp => self.move_cursor(h, 0, -5),
+            Action::FarDown => self.move_cursor(h, 0, 5),
+            Action::Select => return self.select(h, keys),
+            Action::Cancel => return Some(self.cancel(h)),
+            Action::ZoomIn | Action::ZoomOut => {
+                self.view.zoom = match a {
+                    Action::ZoomIn => (self.view.zoom + 1).min(ZOOM_WIDTHS.len() - 1),
+                    _ => self.view.zoom.saturating_sub(1),
+                };
+                let w = ZOOM_WIDTHS[self.view.zoom];
+                return Some(Msg::say(format!("Squares {w} cells wide.")));
+            }
+            Action::Flip => {
+                self.view.flipped = !self.view.flipped;
+                self.center_on_cursor();
+                return said(if self.view.flipped {
+                    "White's side at the bottom."
+                } else {
+                    "Black's side at the bottom."
+                });
+            }
+            Action::Follow => {
+                self.view.follow = !self.view.follow;
+                if self.view.follow {
+                    self.face_side_to_move(h);
+                }
+                return said(if self.view.follow {
+                    "The board turns to the side to move after each move."
+                } else {
+                    "The board stays as it is."
+                });
+            }
+            Action::Ascii => {
+                self.view.ascii = !self.view.ascii;
+                return said(if self.view.ascii {
+                    "Pieces by ASCII code."
+                } else {
+                    "Pieces by kanji."
+                });
+            }
+            _ => {}
+        }
+        None
+    }
+
+    /// Click to select or choose, wheel to scroll.
+    pub fn handle_mouse(&mut self, e: MouseEvent, h: &History) -> Option<Msg> {
+        match e.kind {
+            MouseEventKind::Down(MouseButton::Left) => {
+                let (x, y) = self.square_at(e.column, e.row)?;
+                self.cursor = (x, y);
+                return Some(Msg::Act(Action::Select));
+            }
+            MouseEventKind::ScrollUp => self.scroll(h, 0, -3),
+            MouseEventKind::ScrollDown => self.scroll(h, 0, 3),
+            MouseEventKind::ScrollLeft => self.scroll(h, -3, 0),
+            MouseEventKind::ScrollRight => self.scroll(h, 3, 0),
+            _ => {}
+        }
+        None
+    }
+
+    /// After the game moved on or back: no selection, the cursor on `sq`, the board turned to
+    /// the side to move if it follows.
+    pub fn moved(&mut self, h: &History, sq: Square) {
+        self.selection = None;
+        self.cursor = self.dims.xy(sq);
+        if self.view.follow {
+            self.face_side_to_move(h);
+        }
+        self.scroll_to_cursor();
+        self.refresh_overlay(h);
+    }
+
+    /// Puts the cursor on a square named `file.rank`.
+    pub fn go_to(&mut self, h: &History, text: &str) -> Msg {
+        let d = self.dims;
+        match d.parse_square(text) {
+            Some(sq) => {
+                self.cursor = d.xy(sq);
+                self.center_on_cursor();
+                self.refresh_overlay(h);
+                Msg::say(format!("Cursor on {text}."))
+            }
+            None => Msg::warn(format!(
+                "{text:?} is not a square: write file.rank, e.g. {}.{} (files 1-{} from Black's right, ranks 1-{} from White's side).",
+                d.files / 2 + 1,
+                d.ranks,
+                d.files,
+                d.ranks
+            )),
+        }
+    }
+
+    /// The side to move's king (or first royal piece), else the middle of its side.
+    fn own_royal_square(&self, h: &History) -> (i32, i32) {
+        let side = h.position().to_move();
+        let cat = h.rules().catalogue();
+        h.position()
+            .pieces()
+            .find(|(_, p)| p.side == side && cat.kind(p.kind).royal)
+            .map(|(s, _)| self.dims.xy(s))
+            .unwrap_or((
+                self.dims.files as i32 / 2,
+                if side == Side::Black {
+                    0
+                } else {
+                    self.dims.ranks as i32 - 1
+                },
+            ))
+    }
+
+    pub fn cursor_square(&self) -> Square {
+        self.dims
+            .square(self.cursor.0, self.cursor.1)
+            .expect("the cursor stays on the board")
+    }
+
+    /// Screen column and row of a board square.
+    pub fn screen_xy(&self, x: i32, y: i32) -> (i32, i32) {
+        let d = self.dims;
+        if self.view.flipped {
+            (d.files as i32 - 1 - x, y)
+        } else {
+            (x, d.ranks as i32 - 1 - y)
+        }
+    }
+
+    pub fn board_xy(&self, c: i32, r: i32) -> (i32, i32) {
+        let d = self.dims;
+        if self.view.flipped {
+            (d.files as i32 - 1 - c, r)
+        } else {
+            (c, d.ranks as i32 - 1 - r)
+        }
+    }
+
+    /// Keeps the cursor inside the viewport, scrolling as little as possible.
+    pub fn scroll_to_cursor(&mut self) {
+        let (c, r) = self.screen_xy(self.cursor.0, self.cursor.1);
+        let d = self.dims;
+        let (cols, rows) = (self.geom.cols.max(1), self.geom.rows.max(1));
+        let (mut sc, mut sr) = self.view.scroll;
+        let margin_c = (cols / 6).min(3);
+        let margin_r = (rows / 6).min(3);
+        if c < sc + margin_c {
+            sc = c - margin_c;
+        } else if c >= sc + cols - margin_c {
+            sc = c - cols + 1 + margin_c;
+        }
+        if r < sr + margin_r {
+            sr = r - margin_r;
+        } else if r >= sr + rows - margin_r {
+            sr = r - rows + 1 + margin_r;
+        }
+        self.view.scroll = (
+            sc.clamp(0, (d.files as i32 - cols).max(0)),
+            sr.clamp(0, (d.ranks as i32 - rows).max(0)),
+        );
+    }
+
+    /// Centres the viewport on the cursor.
+    pub fn center_on_cursor(&mut self) {
+        let (c, r) = self.screen_xy(self.cursor.0, self.cursor.1);
+        self.view.scroll = (c - self.geom.cols / 2, r - self.geom.rows / 2);
+        self.scroll_to_cursor();
+    }
+
+    /// Records where the board is on screen (called before each draw and on resize).
+    pub fn set_geometry(&mut self, g: Geometry) {
+        let first = self.geom.cols == 0;
+        self.geom = g;
+        if first {
+            self.center_on_cursor();
+        } else {
+            self.scroll_to_cursor();
+        }
+    }
+
+    /// The board square under a screen cell, from the last layout.
+    pub fn square_at(&self, col: u16, row: u16) -> Option<(i32, i32)> {
+        let g = self.geom;
+        if g.cell_w == 0 || col < g.left || row < g.top {
+            return None;
+        }
+        let c = ((col - g.left) / g.cell_w) as i32;
+        let r = (row - g.top) as i32;
+        if c >= g.cols || r >= g.rows {
+            return None;
+        }
+        let (x, y) = self.board_xy(c + self.view.scroll.0, r + self.view.scroll.1);
+        self.dims.contains(x, y).then_some((x, y))
+    }
+
+    /// Scrolls the viewport, keeping the cursor in it.
+    fn scroll(&mut self, h: &History, dc: i32, dr: i32) {
+        let d = self.dims;
+        let (cols, rows) = (self.geom.cols.max(1), self.geom.rows.max(1));
+        let sc = (self.view.scroll.0 + dc).clamp(0, (d.files as i32 - cols).max(0));
+        let sr = (self.view.scroll.1 + dr).clamp(0, (d.ranks as i32 - rows).max(0));
+        self.view.scroll = (sc, sr);
+        let (c, r) = self.screen_xy(self.cursor.0, self.cursor.1);
+        let (c, r) = (c.clamp(sc, sc + cols - 1), r.clamp(sr, sr + rows - 1));
+        let (x, y) = self.board_xy(c, r);
+        if (x, y) != self.cursor && d.contains(x, y) {
+            self.cursor = (x, y);
+            self.refresh_overlay(h);
+        }
+    }
+
+    /// Moves the cursor by screen direction (up is up on the screen, whatever the flip).
+    fn move_cursor(&mut self, h: &History, dc: i32, dr: i32) {
+        let (c, r) = self.screen_xy(self.cursor.0, self.cursor.1);
+        let d = self.dims;
+        let c = (c + dc).clamp(0, d.files as i32 - 1);
+        let r = (r + dr).clamp(0, d.ranks as i32 - 1);
+        self.cursor = self.board_xy(c, r);
+        self.scroll_to_cursor();
+        self.refresh_overlay(h);
+    }
+
+    pub fn face_side_to_move(&mut self, h: &History) {
+        let flipped = h.position().to_move() == Side::White;
+        if flipped != self.view.flipped {
+            self.view.flipped = flipped;
+            self.center_on_cursor();
+        }
+    }
+
+    /// Shows the named piece's card and moves the cursor to the next one on the board.
+    pub fn find(&mut self, h: &History, text: &str) -> Msg {
+        let cat = h.rules().catalogue();
+        let k = match cat.lookup(text) {
+            Lookup::Found(k) => k,
+            Lookup::Ambiguous(ks) => {
+                let names: Vec<String> = ks
+                    .iter()
+                    .map(|&k| format!("{} ({})", cat.kind(k).name, cat.kind(k).code))
+                    .collect();
+                return Msg::warn(format!("{text:?} could be: {}.", names.join(", ")));
+            }
+            Lookup::NotFound(close) => {
+                return Msg::warn(format!(
+                    "No piece is called {text:?}{}.",
+                    notation::suggest(&close)
+                ));
+            }
+        };
+        let name = cat.kind(k).name.clone();
+        let side = h.position().to_move();
+        // Own pieces first, then the opponent's; the next one after the cursor, in order.
+        let mut found: Vec<(i32, i32, bool)> = h
+            .position()
+            .pieces()
+            .filter(|(_, p)| p.kind == k)
+            .map(|(s, p)| {
+                let (x, y) = self.dims.xy(s);
+                (x, y, p.side == side)
+            })
+            .collect();
+        found.sort_by_key(|&(x, y, own)| (!own, y, x));
+        self.inspect = Some(k);
+        if found.is_empty() {
+            return Msg::say(format!("No {name} on the board; its card is on the right."));
+        }
+        let at = found
+            .iter()
+            .position(|&(x, y, _)| (x, y) == self.cursor)
+            .map_or(0, |i| (i + 1) % found.len());
+        let (x, y, own) = found[at];
+        self.cursor = (x, y);
+        self.center_on_cursor();
+        self.refresh_overlay(h);
+        let whose = if own { side } else { side.opponent() };
+        Msg::say(format!(
+            "{name}: {} of {} on the board ({whose}'s). Search again for the next.",
+            at + 1,
+            found.len()
+        ))
+    }
+
+    /// Recomputes the overlay for the selection or the piece under the cursor: the same marks
+    /// either way, from the piece's moves with every path.
+    pub fn refresh_overlay(&mut self, h: &History) {
+        self.overlay.iter_mut().for_each(|f| *f = 0);
+        let pos = h.position();
+        let marks = match &self.selection {
+            Some(sel) => reach::reach(h.rules(), pos, sel.candidates(), sel.legs.len()),
+            None => {
+                let sq = self.cursor_square();
+                if pos.piece_at(sq).is_none() {
+                    return;
+                }
+                let moves = h.rules().moves_from_all_paths(pos, sq);
+                reach::reach(h.rules(), pos, &moves, 0)
+            }
+        };
+        for (sq, f) in marks {
+            self.overlay[sq.0 as usize] |= f;
+        }
+    }
+
+    fn select(&mut self, h: &History, keys: &Keymap) -> Option<Msg> {
+        if self.selection.is_some() {
+            return self.choose(h);
+        }
+        if let Some(o) = h.outcome() {
+            return Some(Msg::warn(format!(
+                "The game is over: {} won ({}). {} undoes, {} quits.",
+                o.winner,
+                o.reason.describe(),
+                keys.keys_of(Action::Undo),
+                keys.keys_of(Action::Quit)
+            )));
+        }
+        let sq = self.cursor_square();
+        let name = self.dims.square_name(sq);
+        let turn = h.position().to_move();
+        let Some(piece) = h.position().piece_at(sq) else {
+            return Some(Msg::warn(format!("Nothing on {name} to move.")));
+        };
+        let kind = h.rules().catalogue().kind(piece.kind).name.clone();
+        if piece.side != turn {
+            return Some(Msg::warn(format!(
+                "That {kind} is {}'s; it is {turn}'s turn.",
+                piece.side
+            )));
+        }
+        let moves = h.rules().moves_from_all_paths(h.position(), sq);
+        if moves.is_empty() {
+            return Some(Msg::warn(format!(
+                "The {kind} on {name} has no legal move."
+            )));
+        }
+        self.selection = Some(Selection {
+            from: sq,
+            legs: Vec::new(),
+            moves,
+        });
+        self.refresh_overlay(h);
+        Some(Msg::say(format!(
+            "{kind} on {name} selected: choose where it goes ({} cancels).",
+            keys.keys_of(Action::Cancel)
+        )))
+    }
+
+    /// With a piece selected: choose the square under the cursor as the next stop or the end.
+    fn choose(&mut self, h: &History) -> Option<Msg> {
+        let sel = self.selection.clone()?;
+        let sq = self.cursor_square();
+        let k = sel.legs.len();
+        let name = self.dims.square_name(sq);
+        let ending = |legs: &[Square]| -> Vec<Move> {
+            sel.moves
+                .iter()
+                .filter(|m| m.path() == legs && m.to == sq)
+                .copied()
+                .collect()
+        };
+        // Choosing the last stop again ends the move there.
+        if k > 0 && sel.legs[k - 1] == sq {
+            let finals = ending(&sel.legs[..k - 1]);
+            if !finals.is_empty() {
+                return finish(finals);
+            }
+        }
+        let finals = ending(&sel.legs);
+        let goes_on = sel
+            .candidates()
+            .any(|m| m.path().len() > k && m.path()[k] == sq);
+        match (finals.is_empty(), goes_on) {
+            (false, false) => finish(finals),
+            (_, true) => {
+                let can_stop = !finals.is_empty();
+                if let Some(s) = &mut self.selection {
+                    s.legs.push(sq);
+                }
+                self.refresh_overlay(h);
+                Some(Msg::Say(if can_stop {
+                    format!(
+                        "Through {name}: choose the next square, or {name} again to stop there."
+                    )
+                } else {
+                    format!("Through {name}: choose the next square.")
+                }))
+            }
+            (true, false) => {
+                if sq == sel.from && k == 0 {
+                    self.selection = None;
+                    self.refresh_overlay(h);
+                    return Some(Msg::say("Selection cleared."));
+                }
+                Some(Msg::warn(format!("Illegal: {}", why_not(h, sel.from, sq))))
+            }
+        }
+    }
+
+    fn cancel(&mut self, h: &History) -> Msg {
+        let Some(mut sel) = self.selection.take() else {
+            self.inspect = None;
+            return Msg::say("Nothing to cancel.");
+        };
+        let said = if sel.legs.pop().is_some() {
+            self.selection = Some(sel);
+            "One leg taken back."
+        } else {
+            "Selection cleared."
+        };
+        self.refresh_overlay(h);
+        Msg::say(said)
+    }
+
+    /// The piece shown in the side panel: under the cursor, else the last one found.
+    pub fn shown_piece(&self, h: &History) -> Option<(KindId, Option<Piece>)> {
+        match h.position().piece_at(self.cursor_square()) {
+            Some(p) => Some((p.kind, Some(p))),
+            None => self.inspect.map(|k| (k, None)),
+        }
+    }
+
+    /// What a piece shows in a square of `w` cells: up to `w - 1` cells after the mark.
+    fn piece_text(&self, h: &History, kind: u16, side: Side, w: u16) -> String {
+        let k = h.rules().catalogue().kind(kind);
+        if self.view.ascii {
+            let code = if side == Side::White {
+                k.code.to_ascii_lowercase()
+            } else {
+                k.code.clone()
+            };
+            return code;
+        }
+        if w >= 6 {
+            // Two kanji of the name when they are ordinary wide characters.
+            let two: String = k
+                .kanji
+                .chars()
+                .filter(|c| c.to_string().width() == 2 && (*c as u32) < 0x20000)
+                .take(2)
+                .collect();
+            if two.width() == 4 {
+                return two;
+            }
+        }
+        k.label.clone()
+    }
+
+    /// Draws the board: file and rank labels, the pieces, the move marks, the cursor.
+    pub fn draw(&self, h: &History, theme: &Theme, area: Rect, buf: &mut Buffer) {
+        let t = theme;
+        let g = self.geometry(area);
+        let d = h.rules().dims();
+        let (sc, sr) = self.view.scroll;
+        self.draw_labels(g, area, t, buf);
+        let last = h.last().map(|p| p.mv);
+        // What the shown move took: marked on the (now empty) squares.
+        let taken: Vec<Square> = h.last().map_or(Vec::new(), |p| p.mv.victims(d).collect());
+        let selected = self.selection.as_ref().map(|s| s.from);
+        for r in 0..g.rows {
+            for c in 0..g.cols {
+                let (x, y) = self.board_xy(c + sc, r + sr);
+                let Some(sq) = d.square(x, y) else { continue };
+                let mut base = Style::new();
+                if let Some(m) = last
+                    && (m.from == sq || m.to == sq || m.path().contains(&sq))
+                {
+                    base = base.patch(t.last_move);
+                }
+                if selected == Some(sq) {
+                    base = base.patch(t.selected).add_modifier(Modifier::UNDERLINED);
+                }
+                if (x, y) == self.cursor {
+                    base = base.patch(t.cursor).add_modifier(Modifier::REVERSED);
+                }
+                let cell = Cell {
+                    col: g.left + c as u16 * g.cell_w,
+                    row: g.top + r as u16,
+                    w: g.cell_w,
+                    flags: self.overlay[sq.0 as usize],
+                    base,
+                };
+                match h.position().piece_at(sq) {
+                    Some(p) => cell.piece(
+                        p,
+                        &self.piece_text(h, p.kind, p.side, g.cell_w),
+                        self.view.ascii,
+                        t,
+                        buf,
+                    ),
+                    None => cell.empty(taken.contains(&sq), t, buf),
+                }
+            }
+        }
+    }
+
+    /// File labels along the top, rank labels down the left.
+    fn draw_labels(&self, g: Geometry, area: Rect, t: &Theme, buf: &mut Buffer) {
+        let (sc, sr) = self.view.scroll;
+        let (d, w) = (self.dims, g.cell_w);
+        for c in 0..g.cols {
+            let (x, _) = self.board_xy(c + sc, 0);
+            let label = format!("{:^w$}", d.files as i32 - x, w = w as usize);
+            buf.set_string(g.left + c as u16 * w, area.y, label, t.label);
+        }
+        for r in 0..g.rows {
+            let (_, y) = self.board_xy(0, r + sr);
+            let label = format!("{:>3} ", d.ranks as i32 - y);
+            buf.set_string(area.x, g.top + r as u16, label, t.label);
+        }
+    }
+}
+
+/// One square on screen: where, how wide, its move marks and its background style.
+struct Cell {
+    col: u16,
+    row: u16,
+    w: u16,
+    flags: u8,
+    base: Style,
+}
+
+impl Cell {
+    /// A piece: its side mark (or what a move would do to it), its label, `+` if it promotes.
+    fn piece(&self, p: Piece, text: &str, ascii: bool, t: &Theme, buf: &mut Buffer) {
+        let f = self.flags;
+        let side_style = if p.side == Side::Black {
+            t.black
+        } else {
+            t.white
+        };
+        let (glyph, mark_style) = if f & mark::CAPTURE != 0 {
+            ('x', t.capture)
+        } else if f & mark::TAKEN_ON_WAY != 0 {
+            ('!', t.igui)
+        } else if f & mark::RANGE_VICTIM != 0 {
+            ('#', t.range)
+        } else if p.promoted && ascii {
+            ('+', side_style)
+        } else if p.side == Side::Black {
+            ('^', side_style)
+        } else {
+            ('v', side_style)
+        };
+        let mut piece_style = side_style;
+        if p.promoted {
+            piece_style = piece_style.add_modifier(Modifier::UNDERLINED);
+        }
+        let (col, row, base) = (self.col, self.row, self.base);
+        buf.set_string(col, row, " ".repeat(self.w as usize), base);
+        buf.set_string(col, row, glyph.to_string(), base.patch(mark_style));
+        buf.set_string(col + 1, row, text, base.patch(piece_style));
+        let used = 1 + text.width() as u16;
+        if f & mark::PROMOTE != 0 && used < self.w {
+            buf.set_string(col + used, row, "+", base.patch(t.capture));
+        }
+    }
+
+    /// An empty square: where a move goes (or what the last move took), else a dot.
+    fn empty(&self, taken: bool, t: &Theme, buf: &mut Buffer) {
+        let f = self.flags;
+        let (glyph, style) = if taken && f == 0 {
+            ('x', t.capture)
+        } else if f & mark::STOP != 0 {
+            ('@', t.igui)
+        } else if f & mark::JUMP != 0 {
+            ('*', t.jump)
+        } else if f & (mark::QUIET | mark::CAPTURE) != 0 {
+            ('o', t.quiet)
+        } else {
+            ('.', t.empty)
+        };
+        let (col, row, w, base) = (self.col, self.row, self.w, self.base);
+        let mid = (w / 2).max(1) - if w == 3 { 0 } else { 1 };
+        buf.set_string(col, row, " ".repeat(w as usize), base);
+        buf.set_string(col + mid, row, glyph.to_string(), base.patch(style));
+        if f & mark::PROMOTE != 0 && mid + 1 < w {
+            buf.set_string(col + mid + 1, row, "+", base.patch(t.capture));
+        }
+    }
+}
+
+/// Why the selected piece cannot go to `to`.
+fn why_not(h: &History, from: Square, to: Square) -> String {
+    let pos = h.position();
+    let dims = h.rules().dims();
+    let Some(piece) = pos.piece_at(from) else {
+        return "nothing to move".into();
+    };
+    let kind = h.rules().catalogue().kind(piece.kind).name.clone();
+    let there = dims.square_name(to);
+    if let Some(p) = pos.piece_at(to)
+        && p.side == piece.side
+        && to != from
+    {
+        let own = &h.rules().catalogue().kind(p.kind).name;
+        return format!("your own {own} stands on {there}.");
+    }
+    // On an empty board, could it get there at all?
+    let mut alone = h.rules().empty_position();
+    h.rules().put(&mut alone, from, Some(piece));
+    let reachable = h
+        .rules()
+        .moves_from(&alone, from)
+        .iter()
+        .any(|m| m.to == to);
+    if reachable {
+        format!("the {kind} cannot reach {there} from here: the way is blocked.")
+    } else {
+        format!("the {kind} does not move that way ({there}); its moves are marked on the board.")
+    }
+}
+
+/// The move among `moves` (which differ only in promotion), or the promotion question.
+fn finish(moves: Vec<Move>) -> Option<Msg> {
+    let yes = moves.iter().find(|m| m.promotes()).copied();
+    let no = moves.iter().find(|m| !m.promotes()).copied();
+    match (yes, no) {
+        (Some(yes), Some(no)) => Some(Msg::AskPromotion { yes, no }),
+        (Some(m), None) | (None, Some(m)) => Some(Msg::Play(m)),
+        (None, None) => None,
+    }
+}

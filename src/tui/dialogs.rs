@@ -1,0 +1,187 @@
+//! The dialogs that take the keys while they are open: a prompt for a line of text, a yes/no
+//! question, the promotion question and the help. Each handles its own keys and draws itself
+//! (on the status line, or over the board for the help).
+
+use super::keys::{Action, Keymap};
+use super::msg::Msg;
+use super::theme::Theme;
+use super::view::LEGEND;
+use ratatui::buffer::Buffer;
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::layout::Rect;
+use ratatui::text::Line;
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget};
+use taikyoku::history::History;
+use taikyoku::movegen::Move;
+use unicode_width::UnicodeWidthStr;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PromptKind {
+    Find,
+    Goto,
+    Save,
+    MoveNumber,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConfirmKind {
+    Quit,
+    /// Quit although the last moves are not saved (the autosave failed): no saves them
+    /// elsewhere first.
+    QuitUnsaved,
+    /// Replace another game's record with this game.
+    Replace,
+    Resign,
+    /// Resume the unfinished game found among the autosaves.
+    Resume,
+}
+
+/// The open dialog.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Dialog {
+    Prompt {
+        kind: PromptKind,
+        text: String,
+    },
+    Confirm {
+        kind: ConfirmKind,
+        question: String,
+    },
+    /// The chosen move can be made with or without promotion.
+    Promote {
+        yes: Move,
+        no: Move,
+        line: String,
+    },
+    Help,
+}
+
+/// What a key did to a dialog: it stays open or closes, and may send a message.
+pub enum Reply {
+    Stay(Option<Msg>),
+    Close(Option<Msg>),
+}
+
+impl Dialog {
+    pub fn prompt(kind: PromptKind) -> Dialog {
+        Dialog::Prompt {
+            kind,
+            text: String::new(),
+        }
+    }
+
+    pub fn promote(yes: Move, no: Move) -> Dialog {
+        Dialog::Promote {
+            yes,
+            no,
+            line: "Promote? y / n (Esc to choose again).".into(),
+        }
+    }
+
+    pub fn handle_key(&mut self, e: KeyEvent) -> Reply {
+        match self {
+            Dialog::Help => Reply::Close(None),
+            Dialog::Prompt { kind, text } => match e.code {
+                KeyCode::Esc => Reply::Close(Some(Msg::say("Cancelled."))),
+                KeyCode::Enter => Reply::Close(Some(Msg::Submit(*kind, text.trim().to_string()))),
+                KeyCode::Backspace => {
+                    text.pop();
+                    Reply::Stay(None)
+                }
+                KeyCode::Char(c) => {
+                    text.push(c);
+                    Reply::Stay(None)
+                }
+                _ => Reply::Stay(None),
+            },
+            Dialog::Confirm { kind, .. } => {
+                let yes = matches!(e.code, KeyCode::Char('y' | 'Y'));
+                Reply::Close(Some(Msg::Answer(*kind, yes)))
+            }
+            Dialog::Promote { yes, no, line } => match e.code {
+                KeyCode::Char('y' | 'Y') => Reply::Close(Some(Msg::Play(*yes))),
+                KeyCode::Char('n' | 'N') => Reply::Close(Some(Msg::Play(*no))),
+                KeyCode::Esc => Reply::Close(Some(Msg::say("Cancelled: choose again."))),
+                _ => {
+                    *line = "Promote? y for yes, n for no, Esc to choose again.".into();
+                    Reply::Stay(None)
+                }
+            },
+        }
+    }
+
+    /// What the dialog shows on the status line (the help shows nothing there).
+    pub fn status_line(&self, h: &History) -> Option<String> {
+        Some(match self {
+            Dialog::Help => return None,
+            Dialog::Prompt { kind, text } => match kind {
+                PromptKind::Find => format!(
+                    "Find a piece (name, code or kanji): {text}_   Enter to find, Esc to cancel"
+                ),
+                PromptKind::Goto => {
+                    format!("Go to square (file.rank): {text}_   Enter to go, Esc to cancel")
+                }
+                PromptKind::Save => format!("Save as: {text}_   Enter to save, Esc to cancel"),
+                PromptKind::MoveNumber => format!(
+                    "Go to move (0-{}): {text}_   Enter to go, Esc to cancel",
+                    h.line().len()
+                ),
+            },
+            Dialog::Confirm { question, .. } => question.clone(),
+            Dialog::Promote { line, .. } => line.clone(),
+        })
+    }
+
+    /// Whether the status line asks for attention (a question).
+    pub fn urgent(&self) -> bool {
+        matches!(self, Dialog::Confirm { .. } | Dialog::Promote { .. })
+    }
+
+    /// Draws what the dialog shows over the screen (the help).
+    pub fn draw(&self, keymap: &Keymap, theme: &Theme, area: Rect, buf: &mut Buffer) {
+        if *self == Dialog::Help {
+            draw_help(keymap, theme, area, buf);
+        }
+    }
+}
+
+/// The help: every action with its keys, and the overlay legend.
+pub fn help_lines(keymap: &Keymap) -> Vec<String> {
+    let mut lines = vec![
+        "Keys (rebind them in keys.toml in your config directory):".to_string(),
+        String::new(),
+    ];
+    for a in Action::ALL {
+        lines.push(format!("  {:<22} {}", keymap.keys_of(a), a.describe()));
+    }
+    lines.push("  mouse                  click: select / choose; wheel: scroll".into());
+    lines.push(String::new());
+    lines.push("On the board:".into());
+    for part in LEGEND.split("   ") {
+        lines.push(format!("  {part}"));
+    }
+    lines.push(String::new());
+    lines.push("A multi-leg move (lion, hook mover) is entered leg by leg: choose each".into());
+    lines.push("stop in turn; @ marks squares where the move can go on. Any key closes.".into());
+    lines
+}
+
+fn draw_help(keymap: &Keymap, theme: &Theme, area: Rect, buf: &mut Buffer) {
+    let lines = help_lines(keymap);
+    let w = (lines.iter().map(|l| l.width()).max().unwrap_or(40) as u16 + 4).min(area.width);
+    let h = (lines.len() as u16 + 2).min(area.height);
+    let r = Rect {
+        x: area.x + (area.width - w) / 2,
+        y: area.y + (area.height - h) / 2,
+        width: w,
+        height: h,
+    };
+    Clear.render(r, buf);
+    let block = Block::new()
+        .borders(Borders::ALL)
+        .title(" Help ")
+        .title_style(theme.title);
+    let inner = block.inner(r);
+    block.render(r, buf);
+    Paragraph::new(lines.into_iter().map(Line::from).collect::<Vec<_>>()).render(inner, buf);
+}

@@ -1,0 +1,20 @@
+//! Why the terminal game could not start, or stopped: its settings files, or the terminal.
+
+use std::io;
+
+/// An error of the terminal game (the command line wraps it).
+#[derive(Debug, thiserror::Error)]
+pub enum TuiError {
+    /// A settings file (`keys.toml`, `config.toml`) could not be read.
+    #[error("{file}: {source}")]
+    Read { file: String, source: io::Error },
+    /// A settings file says something the game does not understand.
+    #[error("{file}: {message}")]
+    Settings { file: String, message: String },
+    #[error("unknown theme {name:?}; the themes are: {known}")]
+    UnknownTheme { name: String, known: String },
+    #[error("cannot open the terminal: {0}")]
+    Open(io::Error),
+    #[error("terminal error: {0}")]
+    Terminal(io::Error),
+}

@@ -1,0 +1,69 @@
+//! Messages: everything that changes the terminal game goes through one channel as a [`Msg`]
+//! (the "actions" of ratatui's component template). The terminal's keys and mouse arrive as
+//! messages from an input thread; components turn keys into messages; background work (an
+//! automatic replay now, a thinking engine later) posts messages from its own thread.
+
+use super::dialogs::{ConfirmKind, PromptKind};
+use super::keys::Action;
+use ratatui::crossterm::event::{Event, KeyEvent, MouseEvent};
+use taikyoku::movegen::Move;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Msg {
+    /// A key pressed in the terminal.
+    Key(KeyEvent),
+    Mouse(MouseEvent),
+    /// Text pasted in the terminal (bracketed paste): goes into an open prompt.
+    Paste(String),
+    /// The terminal changed size (the next draw lays out again).
+    Resize,
+    /// The terminal could not be read.
+    InputFailed(String),
+    /// A bound action (a key of the keymap, or a click).
+    Act(Action),
+    /// Play this move for the side to move.
+    Play(Move),
+    /// The chosen move can be made with or without promotion: ask.
+    AskPromotion {
+        yes: Move,
+        no: Move,
+    },
+    /// Open a prompt for a line of text.
+    Ask(PromptKind),
+    /// A prompt's answer.
+    Submit(PromptKind, String),
+    /// Ask a yes/no question.
+    Confirm(ConfirmKind),
+    /// A question's answer.
+    Answer(ConfirmKind, bool),
+    /// Show the position after this many moves (replay).
+    Show(usize),
+    /// The next move of an automatic replay (posted by its timer).
+    AutoplayStep,
+    /// A line for the status bar.
+    Say(String),
+    /// A line for the status bar that needs attention.
+    Warn(String),
+    Quit,
+}
+
+impl Msg {
+    pub fn say(s: impl Into<String>) -> Msg {
+        Msg::Say(s.into())
+    }
+
+    pub fn warn(s: impl Into<String>) -> Msg {
+        Msg::Warn(s.into())
+    }
+}
+
+impl From<Event> for Msg {
+    fn from(e: Event) -> Msg {
+        match e {
+            Event::Key(k) => Msg::Key(k),
+            Event::Mouse(m) => Msg::Mouse(m),
+            Event::Paste(p) => Msg::Paste(p),
+            _ => Msg::Resize,
+        }
+    }
+}

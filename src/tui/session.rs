@@ -1,0 +1,223 @@
+//! The game in the terminal and where it is written: its history, its record, the save file
+//! and the autosave. Every change to the game is saved at once (the autosave), before the
+//! screen shows it, so that no move on screen is ever lost.
+
+use std::path::PathBuf;
+use taikyoku::geometry::Side;
+use taikyoku::history::{History, Played, Undone};
+use taikyoku::movegen::Move;
+use taikyoku::record::{Record, Replay};
+use taikyoku::store::{self, Overwrite, Stamp};
+
+/// Where the game is written.
+#[derive(Clone, Debug, Default)]
+pub struct Files {
+    /// The file the player saved to (or loaded from): `s` saves there without asking.
+    pub save: Option<PathBuf>,
+    /// The directory for autosaves (none: no autosave, as in tests).
+    pub autosave_dir: Option<PathBuf>,
+    /// This game's autosave file, once its first move is made.
+    pub autosave: Option<PathBuf>,
+    /// What this game last read from or wrote to `save` and `autosave`: a file that no longer
+    /// holds it was changed by another program, and is not replaced.
+    pub save_stamp: Option<Stamp>,
+    pub autosave_stamp: Option<Stamp>,
+    /// Why the game on screen is not all saved: the last autosave failed. Shown until a save
+    /// succeeds; quitting asks first.
+    pub unsaved: Option<String>,
+}
+
+/// What saving to a file the player named would do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SaveTarget {
+    /// Nothing is there, or it is this game's own file: save without asking.
+    Free,
+    /// Another game's record is there (described): ask before replacing it.
+    OtherGame(String),
+}
+
+/// What a change did, and why saving it failed if it did (the change stands: it is on screen
+/// and is saved with the next one).
+pub type Saved<T> = (T, Option<String>);
+
+/// The game being played or replayed, and its files.
+pub struct Session {
+    /// The moves, the point on the board (the end, except while replaying or after undo) and
+    /// the result.
+    pub history: History,
+    /// The game as it is saved (its header; its moves are the history's).
+    pub record: Record,
+    pub files: Files,
+    /// A replay: nothing is saved until the player branches off.
+    pub read_only: bool,
+}
+
+impl Session {
+    pub fn new(history: History) -> Session {
+        Session {
+            record: Record::new(&history),
+            history,
+            files: Files::default(),
+            read_only: false,
+        }
+    }
+
+    /// A game read from a record, at its end.
+    pub fn from_record(record: Record, replay: Replay, read_only: bool) -> Session {
+        let save = (!record.file().is_empty()).then(|| PathBuf::from(record.file()));
+        let save_stamp = save.as_deref().and_then(|p| store::stamp(p).ok().flatten());
+        Session {
+            history: replay.history,
+            record,
+            files: Files {
+                save,
+                save_stamp,
+                ..Files::default()
+            },
+            read_only,
+        }
+    }
+
+    /// Plays a legal move (an illegal one is refused, saying why) and saves the game.
+    pub fn play(&mut self, m: &Move) -> Result<Saved<Played>, String> {
+        let played = self.history.play(m).map_err(|e| e.to_string())?.clone();
+        Ok((played, self.persist()))
+    }
+
+    /// Takes back the resignation or the last move, and saves the game.
+    pub fn undo(&mut self) -> Saved<Option<Undone>> {
+        let undone = self.history.undo();
+        let failed = undone.as_ref().and_then(|_| self.persist());
+        (undone, failed)
+    }
+
+    /// The side to move resigns (`None` once the game is over); the game is saved.
+    pub fn resign(&mut self) -> Saved<Option<Side>> {
+        let side = self.history.resign();
+        let failed = side.and_then(|_| self.persist());
+        (side, failed)
+    }
+
+    /// Writes the autosave (and nothing else); says why it failed, if it did, and keeps that
+    /// in [`Files::unsaved`] until a save succeeds.
+    fn persist(&mut self) -> Option<String> {
+        if self.read_only || self.history.played().is_empty() && self.files.autosave.is_none() {
+            return None;
+        }
+        self.record.update(&self.history);
+        let dir = self.files.autosave_dir.clone()?;
+        let result = match &self.files.autosave {
+            Some(path) => save_over(path, &self.record, self.files.autosave_stamp).map(Some),
+            None => store::start_autosave(&dir, &self.record).map(|p| {
+                let stamp = store::stamp(&p).ok().flatten();
+                self.files.autosave = Some(p);
+                stamp
+            }),
+        };
+        match result {
+            Ok(stamp) => {
+                self.files.autosave_stamp = stamp;
+                self.files.unsaved = None;
+                None
+            }
+            Err(e) => {
+                let why = format!("Autosave failed: {e}");
+                self.files.unsaved = Some(why.clone());
+                Some(why)
+            }
+        }
+    }
+
+    /// What is at `path`, before saving there: this game's own file, nothing, or another
+    /// game's record (which the player is asked about). Anything else is refused by the save.
+    pub fn save_target(&self, path: &std::path::Path) -> SaveTarget {
+        if self.files.save.as_deref() == Some(path) {
+            return SaveTarget::Free;
+        }
+        match Record::load(path) {
+            Ok(r) => SaveTarget::OtherGame(describe(&r)),
+            Err(_) => SaveTarget::Free,
+        }
+    }
+
+    /// Saves to `path` and saves there from now on: this game's own file again (unless another
+    /// program changed it since), a new file, or — when the player said so — another game's
+    /// record. A file that is not a record is never replaced.
+    pub fn save_to(&mut self, path: PathBuf, replace: bool) -> Result<String, String> {
+        self.record.update(&self.history);
+        let result = if self.files.save.as_ref() == Some(&path) {
+            save_over(&path, &self.record, self.files.save_stamp)
+        } else {
+            let overwrite = if replace {
+                Overwrite::Record
+            } else {
+                Overwrite::Never
+            };
+            store::lock(&path).and_then(|l| l.save(&self.record, overwrite))
+        };
+        match result {
+            Ok(stamp) => {
+                let said = format!(
+                    "Saved {} moves to {}.",
+                    self.record.moves().len(),
+                    path.display()
+                );
+                self.files.save = Some(path);
+                self.files.save_stamp = Some(stamp);
+                self.files.unsaved = None;
+                Ok(said)
+            }
+            Err(e) => Err(format!("Not saved: {e}")),
+        }
+    }
+
+    /// Leaves a replay: a new game from the shown position, saved as a new record. Says where
+    /// it was saved, or why it was not.
+    pub fn branch(&mut self) -> Result<Option<PathBuf>, String> {
+        self.history = self.history.branch(self.history.point());
+        self.record = self.record.branch(&self.history);
+        self.read_only = false;
+        self.files.save = None;
+        self.files.autosave = None;
+        self.files.save_stamp = None;
+        self.files.autosave_stamp = None;
+        let Some(dir) = &self.files.autosave_dir else {
+            return Ok(None);
+        };
+        let path = store::start_autosave(dir, &self.record).map_err(|e| e.to_string())?;
+        self.files.autosave = Some(path.clone());
+        Ok(Some(path))
+    }
+}
+
+/// Saves over this game's own file: only if it still holds what this game last wrote or read
+/// there (else another program changed it), or, without a stamp, if it is a record.
+fn save_over(
+    path: &std::path::Path,
+    record: &Record,
+    stamp: Option<Stamp>,
+) -> Result<Stamp, taikyoku::record::RecordError> {
+    let overwrite = stamp.map_or(Overwrite::Record, Overwrite::Unchanged);
+    store::lock(path)?.save(record, overwrite)
+}
+
+/// "Alice vs Bob, 42 moves, started 2026-11-30T16:00:05Z", for asking before replacing it.
+pub fn describe(r: &Record) -> String {
+    let name = |n: &str| {
+        if n.is_empty() {
+            "?".to_string()
+        } else {
+            n.to_string()
+        }
+    };
+    let mut s = format!(
+        "{} vs {}, {} moves",
+        name(&r.black),
+        name(&r.white),
+        r.moves().len()
+    );
+    if !r.started.is_empty() {
+        s.push_str(&format!(", started {}", r.started));
+    }
+    s
+}

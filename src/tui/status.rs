@@ -1,0 +1,164 @@
+//! The status line (whose turn, and what the last action did or what a dialog asks) and the
+//! hint line under it (the main keys, from the keymap).
+
+use super::dialogs::Dialog;
+use super::keys::{Action, Keymap};
+use super::msg::Msg;
+use super::theme::Theme;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Modifier;
+use taikyoku::geometry::Side;
+use taikyoku::history::History;
+use unicode_width::UnicodeWidthStr;
+
+/// The status line's message.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Status {
+    pub text: String,
+    /// It needs attention (an error, a refusal).
+    pub warning: bool,
+    /// The game on screen is not all saved (the last autosave failed): a marker stays on the
+    /// line, whatever message follows, until a save succeeds.
+    pub unsaved: bool,
+}
+
+impl Status {
+    /// Takes a [`Msg::Say`] or [`Msg::Warn`]; other messages are not the status line's.
+    pub fn update(&mut self, msg: Msg) -> Option<Msg> {
+        match msg {
+            Msg::Say(text) => {
+                self.text = text;
+                self.warning = false;
+            }
+            Msg::Warn(text) => {
+                self.text = text;
+                self.warning = true;
+            }
+            other => return Some(other),
+        }
+        None
+    }
+
+    /// The turn (or the result), then the message or what the open dialog asks.
+    pub fn draw(
+        &self,
+        h: &History,
+        dialog: Option<&Dialog>,
+        t: &Theme,
+        area: Rect,
+        buf: &mut Buffer,
+    ) {
+        let text = dialog
+            .and_then(|d| d.status_line(h))
+            .unwrap_or_else(|| self.text.clone());
+        let style = if self.warning || dialog.is_some_and(Dialog::urgent) {
+            t.warning
+        } else {
+            t.status
+        };
+        let to_move = h.position().to_move();
+        let turn = match h.outcome() {
+            Some(o) => format!(" {} won ", super::app::capital(o.winner.name())),
+            None => format!(" {} to move ", super::app::capital(to_move.name())),
+        };
+        let turn_style = if to_move == Side::Black {
+            t.black
+        } else {
+            t.white
+        }
+        .add_modifier(Modifier::REVERSED);
+        buf.set_string(area.x, area.y, &turn, turn_style);
+        let mut x = area.x + turn.width() as u16 + 1;
+        if self.unsaved {
+            let mark = " NOT SAVED ";
+            buf.set_string(x, area.y, mark, t.warning.add_modifier(Modifier::REVERSED));
+            x += mark.width() as u16 + 1;
+        }
+        let end = x + text.width() as u16;
+        buf.set_stringn(
+            x,
+            area.y,
+            text,
+            area.width.saturating_sub(x - area.x) as usize,
+            style,
+        );
+        // The game, at the right where the line has room for it.
+        let game = format!(" {} ", h.rules().game.name);
+        let w = game.width() as u16;
+        if end + 1 + w <= area.right() {
+            buf.set_string(area.right() - w, area.y, game, t.label);
+        }
+    }
+}
+
+/// The hint line, from the keymap.
+pub fn hint_text(k: &Keymap, replay: bool) -> String {
+    if replay {
+        return join_hints(&[
+            (k.keys_of(Action::ReplayNext), "next"),
+            (k.keys_of(Action::ReplayPrev), "back"),
+            (
+                format!(
+                    "{}/{}",
+                    k.keys_of(Action::ReplayStart),
+                    k.keys_of(Action::ReplayEnd)
+                ),
+                "start/end",
+            ),
+            (k.keys_of(Action::ReplayGoto), "move N"),
+            (k.keys_of(Action::Autoplay), "autoplay"),
+            (
+                format!(
+                    "{}/{}",
+                    k.keys_of(Action::Slower),
+                    k.keys_of(Action::Faster)
+                ),
+                "speed",
+            ),
+            (k.keys_of(Action::Branch), "play on from here"),
+            (k.keys_of(Action::Help), "help"),
+            (k.keys_of(Action::Quit), "quit"),
+        ]);
+    }
+    join_hints(&[
+        (
+            format!(
+                "{}/{}/{}/{}",
+                k.keys_of(Action::Left),
+                k.keys_of(Action::Down),
+                k.keys_of(Action::Up),
+                k.keys_of(Action::Right)
+            ),
+            "move",
+        ),
+        (k.keys_of(Action::Select), "select"),
+        (k.keys_of(Action::Cancel), "cancel"),
+        (k.keys_of(Action::Undo), "undo"),
+        (k.keys_of(Action::Find), "find"),
+        (k.keys_of(Action::Goto), "go to"),
+        (k.keys_of(Action::ZoomIn), "zoom"),
+        (k.keys_of(Action::Save), "save"),
+        (k.keys_of(Action::Help), "help"),
+        (k.keys_of(Action::Quit), "quit"),
+    ])
+}
+
+fn join_hints(hints: &[(String, &str)]) -> String {
+    hints
+        .iter()
+        .map(|(key, what)| format!("{key} {what}"))
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
+
+/// Draws the hint line.
+pub fn draw_hint(k: &Keymap, replay: bool, t: &Theme, area: Rect, buf: &mut Buffer) {
+    buf.set_stringn(
+        area.x,
+        area.y,
+        hint_text(k, replay),
+        area.width as usize,
+        t.label,
+    );
+}
