@@ -10,7 +10,7 @@ use super::keys::{Action, Keymap};
 use super::msg::Msg;
 use super::panels::CardPanel;
 use super::replay::Replay;
-use super::session::Session;
+use super::session::{SaveTarget, Session};
 use super::status::Status;
 use super::theme::Theme;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
@@ -35,6 +35,8 @@ pub struct App {
     pub replay: Option<Replay>,
     /// An unfinished autosaved game offered for resuming.
     pub pending_resume: Option<(PathBuf, Record)>,
+    /// A file the player asked to save to that holds another game, and that game described.
+    pub pending_save: Option<(PathBuf, String)>,
     pub keymap: Keymap,
     pub theme: Theme,
     /// Ask before a move that removes some of the mover's own pieces (`config.toml`:
@@ -69,6 +71,7 @@ impl App {
             dialog: None,
             replay: None,
             pending_resume: None,
+            pending_save: None,
             keymap,
             theme,
             confirm_own_captures: true,
@@ -135,6 +138,7 @@ impl App {
         while let Some(msg) = next.take() {
             next = self.step(msg);
         }
+        self.status.unsaved = self.session.files.unsaved.is_some();
     }
 
     fn step(&mut self, msg: Msg) -> Option<Msg> {
@@ -144,6 +148,7 @@ impl App {
             Msg::Mouse(e) if self.dialog.is_none() => self.board.handle_mouse(e, h),
             Msg::Mouse(_) | Msg::Resize | Msg::InputFailed(_) => None,
             Msg::Act(a) => self.act_on(a),
+            Msg::Paste(text) => self.paste(&text),
             Msg::Play(m) => self.play(m),
             Msg::PlayAnyway(m) => self.play_now(m),
             Msg::AskPromotion { yes, no } => self.open(Dialog::promote(yes, no)),
@@ -179,6 +184,21 @@ impl App {
                 None
             }
             say => self.status.update(say),
+        }
+    }
+
+    /// Pasted text goes into an open prompt (one line, at most a path's length); anywhere
+    /// else it is not taken as keys.
+    fn paste(&mut self, pasted: &str) -> Option<Msg> {
+        match &mut self.dialog {
+            Some(Dialog::Prompt { text, .. }) => {
+                let room = 1000usize.saturating_sub(text.chars().count());
+                text.extend(pasted.chars().filter(|c| !c.is_control()).take(room));
+                None
+            }
+            _ => Some(Msg::warn(
+                "Pasted text is used only in a prompt (find, go to, save).",
+            )),
         }
     }
 
@@ -242,7 +262,7 @@ impl App {
             }
             Action::Goto => Some(Msg::Ask(PromptKind::Goto)),
             Action::Save => match self.session.files.save.clone() {
-                Some(path) => Some(self.save_to(path)),
+                Some(path) => Some(self.save_to(path, false)),
                 None => Some(Msg::Ask(PromptKind::Save)),
             },
             Action::Theme => {
@@ -262,7 +282,9 @@ impl App {
             Action::Quit => {
                 // An autosaved game or a replay loses nothing by quitting at once.
                 let f = &self.session.files;
-                if h.played().is_empty() || self.replay.is_some() || f.autosave.is_some() {
+                if f.unsaved.is_some() && self.replay.is_none() {
+                    Some(Msg::Confirm(ConfirmKind::QuitUnsaved))
+                } else if h.played().is_empty() || self.replay.is_some() || f.autosave.is_some() {
                     Some(Msg::Quit)
                 } else {
                     Some(Msg::Confirm(ConfirmKind::Quit))
@@ -283,6 +305,17 @@ impl App {
     fn question(&self, kind: ConfirmKind) -> String {
         match kind {
             ConfirmKind::Quit => "Quit this game? y / n".into(),
+            ConfirmKind::QuitUnsaved => format!(
+                "The last moves are NOT saved ({}). Quit and lose them? y quits; n saves them elsewhere",
+                self.session.files.unsaved.as_deref().unwrap_or("")
+            ),
+            ConfirmKind::Replace => match &self.pending_save {
+                Some((path, other)) => format!(
+                    "{} holds another game ({other}). Replace it with this one? y / n",
+                    path.display()
+                ),
+                None => String::new(),
+            },
             ConfirmKind::Resign => {
                 format!("{} resigns? y / n", capital(self.pos().to_move().name()))
             }
@@ -305,7 +338,16 @@ impl App {
 
     fn answer(&mut self, kind: ConfirmKind, yes: bool) -> Option<Msg> {
         match (kind, yes) {
-            (ConfirmKind::Quit, true) => Some(Msg::Quit),
+            (ConfirmKind::Quit | ConfirmKind::QuitUnsaved, true) => Some(Msg::Quit),
+            (ConfirmKind::QuitUnsaved, false) => Some(Msg::Ask(PromptKind::Save)),
+            (ConfirmKind::Replace, true) => {
+                let (path, _) = self.pending_save.take()?;
+                Some(self.save_to(path, true))
+            }
+            (ConfirmKind::Replace, false) => {
+                self.pending_save = None;
+                Some(Msg::say("Not saved; the other game is left as it was."))
+            }
             (ConfirmKind::Resign, true) => self.resign(),
             (ConfirmKind::Resume, true) => self.resume(),
             (ConfirmKind::OwnCapture(m), true) => Some(Msg::PlayAnyway(m)),
@@ -336,7 +378,13 @@ impl App {
             PromptKind::Save if text.is_empty() => Msg::warn("Not saved: no file name."),
             PromptKind::Save => {
                 let path = super::session::save_path(text, self.session.files.games_dir.as_deref());
-                self.save_to(path)
+                match self.session.save_target(&path) {
+                    SaveTarget::Free => self.save_to(path, false),
+                    SaveTarget::OtherGame(other) => {
+                        self.pending_save = Some((path, other));
+                        Msg::Confirm(ConfirmKind::Replace)
+                    }
+                }
             }
             PromptKind::MoveNumber => match text.parse::<usize>() {
                 Ok(n) if n <= h.line().len() => Msg::Show(n),
@@ -437,8 +485,9 @@ impl App {
         ))
     }
 
-    fn save_to(&mut self, path: PathBuf) -> Msg {
-        match self.session.save_to(path) {
+    /// Saves to `path`; `replace`: the player agreed to replace another game's record there.
+    fn save_to(&mut self, path: PathBuf, replace: bool) -> Msg {
+        match self.session.save_to(path, replace) {
             Ok(said) => Msg::Say(said),
             Err(e) => Msg::Warn(e),
         }
@@ -515,6 +564,7 @@ impl App {
         let files = &mut self.session.files;
         app.session.files.games_dir = files.games_dir.take();
         app.session.files.autosave_dir = files.autosave_dir.take();
+        app.session.files.save_stamp = taikyoku::store::stamp(&path).ok().flatten();
         app.session.files.save = Some(path);
         app.session.adopt_autosave();
         app.confirm_own_captures = self.confirm_own_captures;

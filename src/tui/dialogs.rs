@@ -4,6 +4,8 @@
 
 use super::keys::{Action, Keymap};
 use super::msg::Msg;
+use super::preview::Ending;
+use super::session::Listed;
 use super::theme::Theme;
 use super::view::LEGEND;
 use ratatui::buffer::Buffer;
@@ -13,8 +15,6 @@ use ratatui::style::Modifier;
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget};
 use taikyoku::history::History;
-use super::preview::Ending;
-use super::session::Listed;
 use taikyoku::movegen::Move;
 use unicode_width::UnicodeWidthStr;
 
@@ -29,6 +29,11 @@ pub enum PromptKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ConfirmKind {
     Quit,
+    /// Quit although the last moves are not saved (the autosave failed): no saves them
+    /// elsewhere first.
+    QuitUnsaved,
+    /// Replace another game's record with this game.
+    Replace,
     Resign,
     /// Resume the unfinished game found among the autosaves: Enter resumes, `n` starts a new
     /// game, other keys are ignored (a stray key must not throw a game away).
@@ -204,7 +209,14 @@ impl Dialog {
             }
             Dialog::Games { games, chosen } => {
                 let lines: Vec<String> = games.iter().map(|g| g.line.clone()).collect();
-                draw_menu("Recent and unfinished games", &lines, *chosen, theme, area, buf);
+                draw_menu(
+                    "Recent and unfinished games",
+                    &lines,
+                    *chosen,
+                    theme,
+                    area,
+                    buf,
+                );
             }
             _ => {}
         }
@@ -262,10 +274,19 @@ fn pick(e: KeyEvent, chosen: &mut usize, n: usize) -> Pick {
 
 /// A framed list over the bottom of the screen, the chosen line reversed; long lists scroll
 /// to keep the chosen line in view.
-fn draw_menu(title: &str, lines: &[String], chosen: usize, t: &Theme, area: Rect, buf: &mut Buffer) {
+fn draw_menu(
+    title: &str,
+    lines: &[String],
+    chosen: usize,
+    t: &Theme,
+    area: Rect,
+    buf: &mut Buffer,
+) {
     let widest = lines.iter().map(|l| l.width()).max().unwrap_or(0) as u16;
     let w = (widest.max(title.width() as u16 + 2) + 4).min(area.width);
-    let rows = (lines.len() as u16).min(area.height.saturating_sub(6)).max(1);
+    let rows = (lines.len() as u16)
+        .min(area.height.saturating_sub(6))
+        .max(1);
     let h = rows + 2;
     let r = Rect {
         x: area.x + (area.width - w) / 2,
@@ -288,7 +309,13 @@ fn draw_menu(title: &str, lines: &[String], chosen: usize, t: &Theme, area: Rect
             t.status
         };
         let y = inner.y + (i - first) as u16;
-        buf.set_stringn(inner.x + 1, y, line, inner.width.saturating_sub(2) as usize, style);
+        buf.set_stringn(
+            inner.x + 1,
+            y,
+            line,
+            inner.width.saturating_sub(2) as usize,
+            style,
+        );
     }
 }
 

@@ -65,7 +65,11 @@ pub fn describe(h: &History, m: &Move) -> String {
 
 /// The distinct ways the `moves` (of one piece, all legal) end on `to`: grouped by the squares
 /// they empty, fewest first; the promotion choice stays within a group.
-pub fn endings<'a>(h: &History, moves: impl IntoIterator<Item = &'a Move>, to: Square) -> Vec<Ending> {
+pub fn endings<'a>(
+    h: &History,
+    moves: impl IntoIterator<Item = &'a Move>,
+    to: Square,
+) -> Vec<Ending> {
     let dims = h.rules().dims();
     let mut groups: Vec<(Vec<Square>, Vec<Move>)> = Vec::new();
     for m in moves.into_iter().filter(|m| m.to == to) {
@@ -115,7 +119,9 @@ pub fn royals_in_danger(h: &History) -> Vec<(Square, Square)> {
 pub fn danger_text(h: &History, danger: &[(Square, Square)]) -> Option<String> {
     let (rules, pos) = (h.rules(), h.position());
     let name = |s: Square| {
-        let k = pos.piece_at(s).map_or("piece", |p| &rules.catalogue().kind(p.kind).name);
+        let k = pos
+            .piece_at(s)
+            .map_or("piece", |p| &rules.catalogue().kind(p.kind).name);
         format!("{k} on {}", rules.dims().square_name(s))
     };
     let parts: Vec<String> = danger

@@ -240,8 +240,16 @@ fn lion_double_capture_and_igui_are_chosen_by_destination() {
         panic!("no menu: {}", app.status.text)
     };
     assert_eq!(endings.len(), 2);
-    assert!(endings[0].text.contains("takes the Pawn on 26.24"), "{}", endings[0].text);
-    assert!(endings[1].text.contains("removes 2 pieces"), "{}", endings[1].text);
+    assert!(
+        endings[0].text.contains("takes the Pawn on 26.24"),
+        "{}",
+        endings[0].text
+    );
+    assert!(
+        endings[1].text.contains("removes 2 pieces"),
+        "{}",
+        endings[1].text
+    );
     for size in [(80, 24), (100, 30), (240, 70)] {
         let t = text(&render(&app, size.0, size.1));
         assert!(t.contains("ways to end on 26.24"), "{size:?}\n{t}");
@@ -262,7 +270,10 @@ fn lion_double_capture_and_igui_are_chosen_by_destination() {
     let Some(Dialog::Endings { endings, .. }) = &app.dialog else {
         panic!("no menu: {}", app.status.text)
     };
-    let igui = endings.iter().position(|e| e.text.contains("x26.25-26.26")).unwrap();
+    let igui = endings
+        .iter()
+        .position(|e| e.text.contains("x26.25-26.26"))
+        .unwrap();
     keys(&mut app, &(igui + 1).to_string());
     assert_eq!(app.history().line()[0].text, "LN26.26x26.25-26.26+");
     keys(&mut app, "u");
@@ -906,7 +917,11 @@ fn marks_are_the_same_hovering_and_selected() {
     goto(&mut app, 10, 10);
     // The first pawn: taken outright, and removed by a range capture further on (`x`); the
     // second: `x` too; beyond it, a jump over the pawns `*`; the own pawn off the line: none.
-    assert!(cell(&app, 10, 12).starts_with('x'), "{}", cell(&app, 10, 12));
+    assert!(
+        cell(&app, 10, 12).starts_with('x'),
+        "{}",
+        cell(&app, 10, 12)
+    );
     assert_eq!(cell(&app, 10, 15), "*");
     assert_eq!(cell(&app, 10, 11), "o");
     let v = app.board.overlay[sq(&app, 10, 12).0 as usize];
@@ -915,14 +930,30 @@ fn marks_are_the_same_hovering_and_selected() {
     assert!(!cell(&app, 10, 11).contains('+'));
     // The lion: the pawn next to it is a stop (`@`) as well as a capture.
     goto(&mut app, 20, 10);
-    assert!(cell(&app, 20, 11).starts_with('@'), "{}", cell(&app, 20, 11));
-    assert_eq!(cell(&app, 20, 10).chars().next(), Some('^'), "not its own destination yet");
+    assert!(
+        cell(&app, 20, 11).starts_with('@'),
+        "{}",
+        cell(&app, 20, 11)
+    );
+    assert_eq!(
+        cell(&app, 20, 10).chars().next(),
+        Some('^'),
+        "not its own destination yet"
+    );
     // After the first leg onto the pawn (the pawn's only stop), the pawn is taken on the way
     // (`!`) and the square to come back to (igui) is marked `o`.
     key(&mut app, KeyCode::Enter);
     app.board.go_on(&app.session.history, sq(&app, 20, 11));
-    assert!(cell(&app, 20, 11).starts_with('!'), "{}", cell(&app, 20, 11));
-    assert!(cell(&app, 20, 10).starts_with('o'), "{}", cell(&app, 20, 10));
+    assert!(
+        cell(&app, 20, 11).starts_with('!'),
+        "{}",
+        cell(&app, 20, 11)
+    );
+    assert!(
+        cell(&app, 20, 10).starts_with('o'),
+        "{}",
+        cell(&app, 20, 10)
+    );
     // `#`: a piece a range capture removes on the way further, not capturable itself.
     let mut app = custom(
         "wikipedia",
@@ -930,7 +961,11 @@ fn marks_are_the_same_hovering_and_selected() {
         &[("GG", Side::Black, 10, 10), ("P", Side::Black, 10, 12)],
     );
     goto(&mut app, 10, 10);
-    assert!(cell(&app, 10, 12).starts_with('#'), "{}", cell(&app, 10, 12));
+    assert!(
+        cell(&app, 10, 12).starts_with('#'),
+        "{}",
+        cell(&app, 10, 12)
+    );
     key(&mut app, KeyCode::Enter);
     assert!(cell(&app, 10, 12).starts_with('#'), "kept when selected");
 }
@@ -957,7 +992,10 @@ fn the_last_move_is_marked_apart_from_captures() {
     let Some(Dialog::Endings { endings, .. }) = &app.dialog else {
         panic!("no menu")
     };
-    let igui = endings.iter().position(|e| e.text.contains("x26.25-26.26")).unwrap();
+    let igui = endings
+        .iter()
+        .position(|e| e.text.contains("x26.25-26.26"))
+        .unwrap();
     keys(&mut app, &(igui + 1).to_string());
     // The taken pawn's square shows `~`, not the capture mark `x`.
     goto(&mut app, 30, 30);
@@ -965,15 +1003,29 @@ fn the_last_move_is_marked_apart_from_captures() {
     // In a replay, the moved piece's marks never hide what the move took.
     let (mut rec, _) = recorded_game(0);
     rec.start = taikyoku::notation::position_string(app.rules(), app.history().start());
-    let mut h = taikyoku::history::History::new(app.history().shared_rules(), app.history().start().clone());
+    let mut h = taikyoku::history::History::new(
+        app.history().shared_rules(),
+        app.history().start().clone(),
+    );
     h.play_text("LN26.26x26.25-26.26").unwrap();
     rec.update(&h);
     let replay = rec.replay(&app.rules().game).unwrap();
-    let mut app = App::from_record(rec, replay, Keymap::default(), Theme::default_theme(), false, true);
+    let mut app = App::from_record(
+        rec,
+        replay,
+        Keymap::default(),
+        Theme::default_theme(),
+        false,
+        true,
+    );
     app.layout(Rect::new(0, 0, 200, 60));
     app.update(Msg::Show(1));
     goto(&mut app, 10, 10);
-    assert_eq!(cell(&app, 10, 11), "~", "the lion's own marks do not hide it");
+    assert_eq!(
+        cell(&app, 10, 11),
+        "~",
+        "the lion's own marks do not hide it"
+    );
 }
 
 #[test]
@@ -990,7 +1042,13 @@ fn a_royal_that_can_be_taken_is_marked() {
     goto(&mut app, 5, 0);
     key(&mut app, KeyCode::Enter);
     assert_eq!(app.board.danger.len(), 1, "{}", app.status.text);
-    assert!(app.status.text.contains("Black's King on 36.36 can be taken (by the Rook on 31.36)!"), "{}", app.status.text);
+    assert!(
+        app.status
+            .text
+            .contains("Black's King on 36.36 can be taken (by the Rook on 31.36)!"),
+        "{}",
+        app.status.text
+    );
     assert!(cell(&app, 0, 0).starts_with('&'), "{}", cell(&app, 0, 0));
     keys(&mut app, "r");
     assert_eq!(app.board.cursor, (0, 0), "r goes to the royal in danger");
@@ -1014,14 +1072,27 @@ fn the_status_line_previews_a_move_and_own_losses_are_confirmed() {
     key(&mut app, KeyCode::Up);
     assert_eq!(app.board.cursor, (10, 14));
     assert!(
-        app.status.text.contains("x26.22") && app.status.text.contains("removes 3 pieces, 1 of them yours"),
+        app.status.text.contains("x26.22")
+            && app
+                .status
+                .text
+                .contains("removes 3 pieces, 1 of them yours"),
         "{}",
         app.status.text
     );
     key(&mut app, KeyCode::Enter);
-    assert!(matches!(app.dialog, Some(Dialog::Confirm { kind: ConfirmKind::OwnCapture(_), .. })));
+    assert!(matches!(
+        app.dialog,
+        Some(Dialog::Confirm {
+            kind: ConfirmKind::OwnCapture(_),
+            ..
+        })
+    ));
     let t = text(&render(&app, 200, 60));
-    assert!(t.contains("1 of them yours") && t.contains("Play it? y / n"), "{t}");
+    assert!(
+        t.contains("1 of them yours") && t.contains("Play it? y / n"),
+        "{t}"
+    );
     keys(&mut app, "n");
     assert!(app.history().played().is_empty());
     key(&mut app, KeyCode::Enter);
@@ -1041,7 +1112,11 @@ fn the_status_line_previews_a_move_and_own_losses_are_confirmed() {
     goto(&mut app, 10, 10);
     key(&mut app, KeyCode::Enter);
     key(&mut app, KeyCode::Left);
-    assert!(app.status.text.contains("takes nothing"), "{}", app.status.text);
+    assert!(
+        app.status.text.contains("takes nothing"),
+        "{}",
+        app.status.text
+    );
 }
 
 #[test]
@@ -1083,13 +1158,19 @@ fn save_names_get_toml_and_go_to_the_games_folder() {
     let games = dir.path().join("games");
     let p = super::session::save_path("mine", Some(&games));
     assert_eq!(p, games.join("mine.toml"));
-    assert_eq!(super::session::save_path("/tmp/x.rec", Some(&games)), std::path::PathBuf::from("/tmp/x.rec"));
+    assert_eq!(
+        super::session::save_path("/tmp/x.rec", Some(&games)),
+        std::path::PathBuf::from("/tmp/x.rec")
+    );
     let mut app = start("wikipedia");
     app.session.files.games_dir = Some(games.clone());
     pawn_move(&mut app, 20, 10, 11);
     keys(&mut app, "s");
     let t = text(&render(&app, 200, 60));
-    assert!(t.contains(&format!("a name goes in {}", games.display())), "{t}");
+    assert!(
+        t.contains(&format!("a name goes in {}", games.display())),
+        "{t}"
+    );
     keys(&mut app, "first");
     key(&mut app, KeyCode::Enter);
     assert!(games.join("first.toml").is_file(), "{}", app.status.text);
@@ -1100,7 +1181,10 @@ fn save_names_get_toml_and_go_to_the_games_folder() {
     keys(&mut app, "second");
     key(&mut app, KeyCode::Enter);
     assert!(games.join("second.toml").is_file(), "{}", app.status.text);
-    assert_eq!(app.session.files.save.as_deref(), Some(games.join("second.toml").as_path()));
+    assert_eq!(
+        app.session.files.save.as_deref(),
+        Some(games.join("second.toml").as_path())
+    );
 }
 
 #[test]
@@ -1114,7 +1198,11 @@ fn a_resumed_autosave_asks_for_a_name_once_and_recent_games_open() {
     let mut app = start("wikipedia");
     app.session.files.autosave_dir = Some(autosaves.clone());
     app.session.files.games_dir = Some(dir.path().join("games"));
-    app.offer_resume(taikyoku::store::latest_unfinished(&autosaves).unwrap().unwrap());
+    app.offer_resume(
+        taikyoku::store::latest_unfinished(&autosaves)
+            .unwrap()
+            .unwrap(),
+    );
     key(&mut app, KeyCode::Enter);
     assert_eq!(app.history().played().len(), 5);
     keys(&mut app, "s");
@@ -1129,17 +1217,190 @@ fn a_resumed_autosave_asks_for_a_name_once_and_recent_games_open() {
         path: path.clone(),
         unfinished: true,
     }];
-    assert!(listed[0].line.contains("5 moves") && listed[0].line.contains("wikipedia") && listed[0].line.contains("unfinished"), "{}", listed[0].line);
+    assert!(
+        listed[0].line.contains("5 moves")
+            && listed[0].line.contains("wikipedia")
+            && listed[0].line.contains("unfinished"),
+        "{}",
+        listed[0].line
+    );
     let mut app = start("wikipedia");
     app.session.files.autosave_dir = Some(autosaves.clone());
-    app.update(Msg::Key(KeyEvent::new(KeyCode::Char('o'), KeyModifiers::NONE)));
-    app.dialog = Some(Dialog::Games { games: listed, chosen: 0 });
+    app.update(Msg::Key(KeyEvent::new(
+        KeyCode::Char('o'),
+        KeyModifiers::NONE,
+    )));
+    app.dialog = Some(Dialog::Games {
+        games: listed,
+        chosen: 0,
+    });
     for size in [(80, 24), (100, 30), (240, 70)] {
         let t = text(&render(&app, size.0, size.1));
-        assert!(t.contains("Recent and unfinished games") && t.contains("5 moves"), "{size:?}\n{t}");
+        assert!(
+            t.contains("Recent and unfinished games") && t.contains("5 moves"),
+            "{size:?}\n{t}"
+        );
     }
     key(&mut app, KeyCode::Enter);
     assert_eq!(app.history().played().len(), 5);
     assert_eq!(app.session.files.autosave.as_deref(), Some(path.as_path()));
     assert!(app.session.files.save.is_none());
+}
+
+/// An app whose game is loaded from the record at `path` (as `play --load` does).
+fn loaded(path: &std::path::Path) -> App {
+    let rec = taikyoku::record::Record::load(path).unwrap();
+    let replay = rec.replay(&rules("wikipedia").game).unwrap();
+    let mut app = App::from_record(
+        rec,
+        replay,
+        Keymap::default(),
+        Theme::default_theme(),
+        false,
+        false,
+    );
+    app.layout(Rect::new(0, 0, 200, 60));
+    app
+}
+
+fn save_as(app: &mut App, path: &std::path::Path) {
+    keys(app, "s");
+    keys(app, path.to_str().unwrap());
+    key(app, KeyCode::Enter);
+}
+
+#[test]
+fn a_failed_autosave_stays_visible_and_quitting_offers_to_save_elsewhere() {
+    let dir = tempfile::tempdir().unwrap();
+    // The autosave directory cannot be made: a file is in the way.
+    let blocked = dir.path().join("blocked");
+    std::fs::write(&blocked, "").unwrap();
+    let mut app = start("wikipedia");
+    app.session.files.autosave_dir = Some(blocked.join("autosave"));
+    pawn_move(&mut app, 17, 10, 11);
+    assert!(app.status.warning && app.status.text.contains("Autosave failed"));
+    // The game goes on, and the marker stays whatever the status line says next.
+    pawn_move(&mut app, 17, 25, 24);
+    key(&mut app, KeyCode::Char('?'));
+    key(&mut app, KeyCode::Esc);
+    assert_eq!(app.history().point(), 2);
+    assert!(text(&render(&app, 120, 40)).contains("NOT SAVED"));
+    // Quitting warns, and "no" offers to save elsewhere.
+    keys(&mut app, "q");
+    assert!(!app.quit);
+    let Some(Dialog::Confirm { kind, question }) = &app.dialog else {
+        panic!("{:?}", app.dialog)
+    };
+    assert_eq!(*kind, ConfirmKind::QuitUnsaved);
+    assert!(question.contains("NOT saved") && question.contains("Autosave failed"));
+    keys(&mut app, "n");
+    assert!(matches!(app.dialog, Some(Dialog::Prompt { .. })));
+    let file = dir.path().join("rescued.toml");
+    keys(&mut app, file.to_str().unwrap());
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(saved_moves(&file).len(), 2);
+    assert!(!text(&render(&app, 120, 40)).contains("NOT SAVED"));
+    // Once the autosave works again, the marker is gone for good.
+    app.session.files.autosave_dir = Some(dir.path().join("autosave"));
+    pawn_move(&mut app, 16, 10, 11);
+    assert!(
+        !app.status.unsaved && !app.status.warning,
+        "{}",
+        app.status.text
+    );
+}
+
+#[test]
+fn saving_over_another_game_asks_and_saving_again_does_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("alice.toml");
+    let mut alice = start("wikipedia");
+    alice.session.record.black = "Alice".into();
+    pawn_move(&mut alice, 17, 10, 11);
+    save_as(&mut alice, &file);
+    assert_eq!(saved_moves(&file).len(), 1);
+    let mut other = start("wikipedia");
+    pawn_move(&mut other, 16, 10, 11);
+    pawn_move(&mut other, 16, 25, 24);
+    save_as(&mut other, &file);
+    let Some(Dialog::Confirm { question, .. }) = &other.dialog else {
+        panic!("{:?}", other.dialog)
+    };
+    assert!(
+        question.contains("another game") && question.contains("Alice vs ?, 1 moves, started"),
+        "{question}"
+    );
+    keys(&mut other, "n");
+    assert_eq!(saved_moves(&file).len(), 1, "Alice's game is kept");
+    save_as(&mut other, &file);
+    keys(&mut other, "y");
+    assert_eq!(saved_moves(&file).len(), 2);
+    // The same game again: no question.
+    pawn_move(&mut other, 15, 10, 11);
+    keys(&mut other, "s");
+    assert_eq!(other.dialog, None);
+    assert_eq!(saved_moves(&file).len(), 3);
+}
+
+#[test]
+fn two_games_on_one_record_never_overwrite_each_other() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("g.toml");
+    let mut first = start("wikipedia");
+    save_as(&mut first, &file);
+    let mut a = loaded(&file);
+    let mut b = loaded(&file);
+    pawn_move(&mut a, 17, 10, 11);
+    keys(&mut a, "s");
+    assert_eq!(saved_moves(&file), ["P19.26-19.25"]);
+    pawn_move(&mut b, 16, 10, 11);
+    keys(&mut b, "s");
+    assert!(
+        b.status.warning && b.status.text.contains("changed by another program"),
+        "{}",
+        b.status.text
+    );
+    assert_eq!(saved_moves(&file), ["P19.26-19.25"], "a's move is kept");
+}
+
+#[test]
+fn pasted_text_goes_into_a_prompt_only() {
+    let mut app = start("wikipedia");
+    app.update(Msg::Paste("hjkl".repeat(2500)));
+    assert!(app.status.warning, "{}", app.status.text);
+    keys(&mut app, "g");
+    app.update(Msg::Paste("12.3\n4".into()));
+    let Some(Dialog::Prompt { text, .. }) = &app.dialog else {
+        panic!("{:?}", app.dialog)
+    };
+    assert_eq!(text, "12.34");
+}
+
+#[test]
+fn keys_beyond_a_burst_are_dropped_until_quiet_but_never_ctrl_c() {
+    let press = |code, modifiers| {
+        Msg::Key(KeyEvent {
+            code,
+            modifiers,
+            kind: KeyEventKind::Press,
+            state: KeyEventState::NONE,
+        })
+    };
+    let h = press(KeyCode::Char('h'), KeyModifiers::NONE);
+    let ctrl_c = press(KeyCode::Char('c'), KeyModifiers::CONTROL);
+    let mut flood = super::Flood::default();
+    let mut taken = 0;
+    for _ in 0..64 {
+        assert!(!flood.drops(&h, &mut taken));
+    }
+    assert!(flood.drops(&h, &mut taken));
+    assert!(!flood.drops(&ctrl_c, &mut taken));
+    // The next frame still drops, until the input has been quiet.
+    let mut taken = 0;
+    assert!(flood.drops(&h, &mut taken));
+    let Msg::Warn(said) = flood.end() else {
+        panic!()
+    };
+    assert!(said.contains("Ignored 2 keys"), "{said}");
+    assert!(!flood.drops(&h, &mut taken));
 }
