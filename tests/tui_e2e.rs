@@ -246,6 +246,8 @@ fn a_killed_game_loses_no_move_and_is_offered_again() {
     let s = t3.wait_for("1 moves loaded");
     assert!(s.contains("White to move"), "{s}");
     t3.keys(&["q"]);
+    t3.wait_for("Quit this game?");
+    t3.keys(&["y"]);
     assert_restored(&t3.wait_for("REPORTED"));
 }
 

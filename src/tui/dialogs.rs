@@ -239,8 +239,9 @@ pub fn help_lines(keymap: &Keymap) -> Vec<String> {
         lines.push(format!("  {part}"));
     }
     lines.push(String::new());
-    lines.push("A multi-leg move (lion, hook mover) is entered leg by leg: choose each".into());
-    lines.push("stop in turn; @ marks squares where the move can go on. Any key closes.".into());
+    lines.push("Choose where a move ends; where it can end in ways that take different".into());
+    lines.push("pieces (a lion), a menu offers each. A move that removes your own pieces".into());
+    lines.push("asks first. Any key closes.".into());
     lines
 }
 
