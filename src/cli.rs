@@ -361,6 +361,26 @@ fn out(s: &str) -> Result<(), CliError> {
     }
 }
 
+/// Opens the terminal game on a record: to replay it (`read_only`) or to play on.
+fn open_record(
+    game: (Record, Replay),
+    ascii: bool,
+    theme: Option<String>,
+    read_only: bool,
+    play: impl FnOnce(Rules, Position, PlayOptions) -> Result<(), TuiError>,
+) -> Result<(), CliError> {
+    let rules = replay_rules(&game.1)?;
+    let pos = rules.start_position();
+    let options = PlayOptions {
+        ascii,
+        theme,
+        game: Some(game),
+        read_only,
+        offer_resume: false,
+    };
+    Ok(play(rules, pos, options)?)
+}
+
 /// The numbered list of recent games, with their files.
 fn recent_text(games: &[crate::tui::session::Listed]) -> String {
     if games.is_empty() {
@@ -415,16 +435,7 @@ pub fn run(
         }
         Some(Command::Replay(a)) => {
             let game = load_replay(g, &a.file)?;
-            let rules = replay_rules(&game.1)?;
-            let pos = rules.start_position();
-            let options = PlayOptions {
-                ascii: a.ascii,
-                theme: a.theme,
-                game: Some(game),
-                read_only: true,
-                offer_resume: false,
-            };
-            Ok(play(rules, pos, options)?)
+            open_record(game, a.ascii, a.theme, true, play)
         }
         Some(Command::Recent(a)) => {
             let games = crate::tui::session::recent_games();
@@ -438,16 +449,7 @@ pub fn run(
                 )));
             };
             let game = load_replay(g, &chosen.path)?;
-            let rules = replay_rules(&game.1)?;
-            let pos = rules.start_position();
-            let options = PlayOptions {
-                ascii: a.ascii,
-                theme: a.theme,
-                game: Some(game),
-                read_only: false,
-                offer_resume: false,
-            };
-            Ok(play(rules, pos, options)?)
+            open_record(game, a.ascii, a.theme, false, play)
         }
         Some(Command::Piece(a)) => piece(g, &rs, a),
         Some(Command::Pieces) => pieces(g, &rs),

@@ -81,6 +81,12 @@ fn goto(app: &mut App, x: i32, y: i32) {
     app.board.refresh_overlay(&app.session.history);
 }
 
+/// Puts the cursor on (x, y) and presses Enter (select there, or choose there).
+fn press_on(app: &mut App, x: i32, y: i32) {
+    goto(app, x, y);
+    key(app, KeyCode::Enter);
+}
+
 fn render(app: &App, w: u16, h: u16) -> Buffer {
     let area = Rect::new(0, 0, w, h);
     let mut buf = Buffer::empty(area);
@@ -151,22 +157,19 @@ fn cursor_keys_move_on_screen_directions() {
 #[test]
 fn selecting_explains_what_cannot_be_selected() {
     let mut app = start("wikipedia");
-    goto(&mut app, 17, 15);
-    key(&mut app, KeyCode::Enter);
+    press_on(&mut app, 17, 15);
     assert!(
         app.status.warning && app.status.text.contains("Nothing on"),
         "{}",
         app.status.text
     );
-    goto(&mut app, 17, 25);
-    key(&mut app, KeyCode::Enter);
+    press_on(&mut app, 17, 25);
     assert!(
         app.status.text.contains("is white's; it is black's turn"),
         "{}",
         app.status.text
     );
-    goto(&mut app, 17, 0);
-    key(&mut app, KeyCode::Enter);
+    press_on(&mut app, 17, 0);
     assert!(
         app.status.text.contains("has no legal move"),
         "{}",
@@ -190,10 +193,8 @@ fn a_move_by_keys_then_undo_and_redo() {
     assert_eq!(app.history().line()[0].text, "P19.26-19.25");
     assert_eq!(app.pos().to_move(), Side::White);
     // An illegal destination is explained and nothing happens.
-    goto(&mut app, 17, 25);
-    key(&mut app, KeyCode::Enter);
-    goto(&mut app, 17, 23);
-    key(&mut app, KeyCode::Enter);
+    press_on(&mut app, 17, 25);
+    press_on(&mut app, 17, 23);
     assert!(
         app.status.text.contains("Illegal") && app.status.text.contains("does not move that way"),
         "{}",
@@ -225,8 +226,7 @@ fn lion_double_capture_and_igui_are_chosen_by_destination() {
         ("P", Side::White, 10, 12),
     ];
     let mut app = custom("wikipedia", Side::Black, &pieces);
-    goto(&mut app, 10, 10);
-    key(&mut app, KeyCode::Enter);
+    press_on(&mut app, 10, 10);
     // The far pawn can be taken alone (a jump) or with the near one on the way: a menu.
     goto(&mut app, 10, 13);
     key(&mut app, KeyCode::Down);
@@ -264,8 +264,7 @@ fn lion_double_capture_and_igui_are_chosen_by_destination() {
     assert_eq!(app.pos().pieces().count(), 3, "both pawns gone");
     keys(&mut app, "u");
     // Igui: choose the lion's own square, then the way that takes the pawn.
-    goto(&mut app, 10, 10);
-    key(&mut app, KeyCode::Enter);
+    press_on(&mut app, 10, 10);
     key(&mut app, KeyCode::Enter);
     let Some(Dialog::Endings { endings, .. }) = &app.dialog else {
         panic!("no menu: {}", app.status.text)
@@ -278,10 +277,8 @@ fn lion_double_capture_and_igui_are_chosen_by_destination() {
     assert_eq!(app.history().line()[0].text, "LN26.26x26.25-26.26+");
     keys(&mut app, "u");
     // Arrows and Enter choose too; Esc goes back to choosing a square.
-    goto(&mut app, 10, 10);
-    key(&mut app, KeyCode::Enter);
-    goto(&mut app, 10, 12);
-    key(&mut app, KeyCode::Enter);
+    press_on(&mut app, 10, 10);
+    press_on(&mut app, 10, 12);
     key(&mut app, KeyCode::Esc);
     assert!(app.dialog.is_none() && app.board.selection.is_some());
     key(&mut app, KeyCode::Enter);
@@ -290,20 +287,16 @@ fn lion_double_capture_and_igui_are_chosen_by_destination() {
     assert_eq!(app.history().line()[0].text, "LN26.26x26.25x26.24+");
     keys(&mut app, "u");
     // Taking the near pawn alone is one press: no other way ends there.
-    goto(&mut app, 10, 10);
-    key(&mut app, KeyCode::Enter);
-    goto(&mut app, 10, 11);
-    key(&mut app, KeyCode::Enter);
+    press_on(&mut app, 10, 10);
+    press_on(&mut app, 10, 11);
     assert_eq!(app.history().line()[0].text, "LN26.26x26.25+");
 }
 
 #[test]
 fn a_lion_step_that_takes_nothing_is_one_press() {
     let mut app = custom("wikipedia", Side::Black, &[("LN", Side::Black, 10, 10)]);
-    goto(&mut app, 10, 10);
-    key(&mut app, KeyCode::Enter);
-    goto(&mut app, 10, 11);
-    key(&mut app, KeyCode::Enter);
+    press_on(&mut app, 10, 10);
+    press_on(&mut app, 10, 11);
     assert!(app.dialog.is_none(), "{:?}", app.dialog);
     assert_eq!(app.history().line()[0].text, "LN26.26-26.25");
 }
@@ -315,18 +308,14 @@ fn hook_move_goes_to_its_destination_or_turns_where_chosen() {
         Side::Black,
         &[("HM", Side::Black, 10, 10), ("P", Side::Black, 10, 14)],
     );
-    goto(&mut app, 10, 10);
-    key(&mut app, KeyCode::Enter);
+    press_on(&mut app, 10, 10);
     // Straight to 10,12 ends there at once.
-    goto(&mut app, 10, 12);
-    key(&mut app, KeyCode::Enter);
+    press_on(&mut app, 10, 12);
     assert_eq!(app.history().line()[0].text, "HM26.26-26.24");
     keys(&mut app, "u");
     // Round the corner: one press on the destination.
-    goto(&mut app, 10, 10);
-    key(&mut app, KeyCode::Enter);
-    goto(&mut app, 14, 12);
-    key(&mut app, KeyCode::Enter);
+    press_on(&mut app, 10, 10);
+    press_on(&mut app, 14, 12);
     let t = &app.history().line()[0].text;
     assert!(t.starts_with("HM26.26-") && t.ends_with("-22.24"), "{t}");
 }
@@ -334,26 +323,20 @@ fn hook_move_goes_to_its_destination_or_turns_where_chosen() {
 #[test]
 fn promotion_is_asked_only_when_it_is_a_choice() {
     let mut app = custom("umebayashi", Side::Black, &[("G", Side::Black, 10, 24)]);
-    goto(&mut app, 10, 24);
-    key(&mut app, KeyCode::Enter);
-    goto(&mut app, 10, 25);
-    key(&mut app, KeyCode::Enter);
+    press_on(&mut app, 10, 24);
+    press_on(&mut app, 10, 25);
     assert!(matches!(app.dialog, Some(Dialog::Promote { .. })));
     keys(&mut app, "n");
     assert_eq!(app.history().line()[0].text, "G26.12-26.11=");
     keys(&mut app, "u");
-    goto(&mut app, 10, 24);
-    key(&mut app, KeyCode::Enter);
-    goto(&mut app, 10, 25);
-    key(&mut app, KeyCode::Enter);
+    press_on(&mut app, 10, 24);
+    press_on(&mut app, 10, 25);
     keys(&mut app, "y");
     assert_eq!(app.history().line()[0].text, "G26.12-26.11+");
     // Compulsory under atsa: no question.
     let mut app = custom("atsa", Side::Black, &[("G", Side::Black, 10, 24)]);
-    goto(&mut app, 10, 24);
-    key(&mut app, KeyCode::Enter);
-    goto(&mut app, 10, 25);
-    key(&mut app, KeyCode::Enter);
+    press_on(&mut app, 10, 24);
+    press_on(&mut app, 10, 25);
     assert_eq!(app.dialog, None);
     assert_eq!(app.history().line()[0].text, "G26.12-26.11+");
 }
@@ -362,10 +345,8 @@ fn promotion_is_asked_only_when_it_is_a_choice() {
 fn game_end_resign_and_quit() {
     let mut app = custom("wikipedia", Side::Black, &[("R", Side::Black, 35, 0)]);
     // The rook takes White's only king.
-    goto(&mut app, 35, 0);
-    key(&mut app, KeyCode::Enter);
-    goto(&mut app, 35, 35);
-    key(&mut app, KeyCode::Enter);
+    press_on(&mut app, 35, 0);
+    press_on(&mut app, 35, 35);
     assert!(
         app.status.text.contains("Game over: Black wins"),
         "{}",
@@ -397,10 +378,8 @@ fn game_end_resign_and_quit() {
     keys(&mut app, "u");
     assert!(app.outcome().is_none());
     // Quit asks when the game has moves; n keeps playing.
-    goto(&mut app, 35, 0);
-    key(&mut app, KeyCode::Enter);
-    goto(&mut app, 35, 1);
-    key(&mut app, KeyCode::Enter);
+    press_on(&mut app, 35, 0);
+    press_on(&mut app, 35, 1);
     assert_eq!(app.history().played().len(), 1);
     keys(&mut app, "q");
     assert!(matches!(
@@ -978,16 +957,8 @@ fn the_last_move_is_marked_apart_from_captures() {
         ("P", Side::White, 10, 12),
     ];
     let mut app = custom("wikipedia", Side::Black, &pieces);
-    goto(&mut app, 10, 10);
-    key(&mut app, KeyCode::Enter);
-    goto(&mut app, 10, 11);
-    key(&mut app, KeyCode::Enter);
-    key(&mut app, KeyCode::Enter);
-    assert_eq!(app.history().line()[0].text, "LN26.26x26.25+");
-    // The lion went back? No: it stands on 10,11; what it took is under it. Play igui instead.
-    keys(&mut app, "u");
-    goto(&mut app, 10, 10);
-    key(&mut app, KeyCode::Enter);
+    // Igui: the lion takes the pawn and stays; what it took is marked on the empty square.
+    press_on(&mut app, 10, 10);
     key(&mut app, KeyCode::Enter);
     let Some(Dialog::Endings { endings, .. }) = &app.dialog else {
         panic!("no menu")
@@ -1037,10 +1008,8 @@ fn a_royal_that_can_be_taken_is_marked() {
         &[("R", Side::White, 5, 8), ("P", Side::White, 30, 30)],
     );
     assert!(app.board.danger.is_empty());
-    goto(&mut app, 5, 8);
-    key(&mut app, KeyCode::Enter);
-    goto(&mut app, 5, 0);
-    key(&mut app, KeyCode::Enter);
+    press_on(&mut app, 5, 8);
+    press_on(&mut app, 5, 0);
     assert_eq!(app.board.danger.len(), 1, "{}", app.status.text);
     assert!(
         app.status
@@ -1065,8 +1034,7 @@ fn the_status_line_previews_a_move_and_own_losses_are_confirmed() {
         ("P", Side::White, 10, 14),
     ];
     let mut app = custom("wikipedia", Side::Black, &pieces);
-    goto(&mut app, 10, 10);
-    key(&mut app, KeyCode::Enter);
+    press_on(&mut app, 10, 10);
     goto(&mut app, 10, 12);
     key(&mut app, KeyCode::Up);
     key(&mut app, KeyCode::Up);
@@ -1102,15 +1070,12 @@ fn the_status_line_previews_a_move_and_own_losses_are_confirmed() {
     // The setting turns the question off.
     keys(&mut app, "u");
     app.confirm_own_captures = false;
-    goto(&mut app, 10, 10);
-    key(&mut app, KeyCode::Enter);
-    goto(&mut app, 10, 14);
-    key(&mut app, KeyCode::Enter);
+    press_on(&mut app, 10, 10);
+    press_on(&mut app, 10, 14);
     assert_eq!(app.history().played().len(), 1);
     // A plain step says it takes nothing.
     keys(&mut app, "u");
-    goto(&mut app, 10, 10);
-    key(&mut app, KeyCode::Enter);
+    press_on(&mut app, 10, 10);
     key(&mut app, KeyCode::Left);
     assert!(
         app.status.text.contains("takes nothing"),
