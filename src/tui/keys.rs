@@ -40,10 +40,16 @@ pub enum Action {
     Faster,
     Slower,
     Branch,
+    PageUp,
+    PageDown,
+    LastMove,
+    OwnRoyal,
+    SaveAs,
+    Recent,
 }
 
 impl Action {
-    pub const ALL: [Action; 33] = [
+    pub const ALL: [Action; 39] = [
         Action::Left,
         Action::Right,
         Action::Up,
@@ -77,6 +83,12 @@ impl Action {
         Action::Faster,
         Action::Slower,
         Action::Branch,
+        Action::PageUp,
+        Action::PageDown,
+        Action::LastMove,
+        Action::OwnRoyal,
+        Action::SaveAs,
+        Action::Recent,
     ];
 
     /// The name used in `keys.toml`.
@@ -115,6 +127,12 @@ impl Action {
             Action::Faster => "faster",
             Action::Slower => "slower",
             Action::Branch => "branch",
+            Action::PageUp => "page_up",
+            Action::PageDown => "page_down",
+            Action::LastMove => "last_move",
+            Action::OwnRoyal => "own_royal",
+            Action::SaveAs => "save_as",
+            Action::Recent => "recent",
         }
     }
 
@@ -153,6 +171,12 @@ impl Action {
             Action::Faster => "replay: faster",
             Action::Slower => "replay: slower",
             Action::Branch => "replay: play on from here as a new game",
+            Action::PageUp => "cursor a screen up",
+            Action::PageDown => "cursor a screen down",
+            Action::LastMove => "cursor to the last move",
+            Action::OwnRoyal => "cursor to your king (or other royal piece)",
+            Action::SaveAs => "save the game under a new name",
+            Action::Recent => "recent and unfinished games: open one",
         }
     }
 
@@ -191,6 +215,12 @@ impl Action {
             Action::Faster => &["]"],
             Action::Slower => &["["],
             Action::Branch => &["b"],
+            Action::PageUp => &["PageUp"],
+            Action::PageDown => &["PageDown"],
+            Action::LastMove => &["m"],
+            Action::OwnRoyal => &["r"],
+            Action::SaveAs => &["S"],
+            Action::Recent => &["o"],
         }
     }
 }

@@ -14,7 +14,7 @@ pub const MIN_HEIGHT: u16 = 20;
 const PANEL_WIDTH: u16 = 40;
 
 /// The overlay glyphs, for the legend and the help.
-pub const LEGEND: &str = "o move   * jump   x capture   ! taken on the way   # removed by range capture   + promotes   @ stop, then go on   ^ Black  v White   underlined = promoted";
+pub const LEGEND: &str = "o move (on a piece: its way back)   * jump   x capture   ! taken on the way   # removed by range capture   + promotes   @ a multi-leg move can pass here   ~ taken by the last move   & royal that can be taken   ^ Black  v White   underlined = promoted";
 
 /// Where the board and the panels go in `area`; the board part of it is what the mouse needs.
 pub struct Areas {
