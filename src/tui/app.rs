@@ -13,6 +13,7 @@ use super::replay::Replay;
 use super::session::Session;
 use super::status::Status;
 use super::theme::Theme;
+use super::view::Panel;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use std::path::PathBuf;
 use std::sync::mpsc::Sender;
@@ -37,6 +38,8 @@ pub struct App {
     pub pending_resume: Option<(PathBuf, Record)>,
     pub keymap: Keymap,
     pub theme: Theme,
+    /// The side panel's width and the part of it in front.
+    pub panel: Panel,
     pub quit: bool,
     /// Where background work posts its messages (none in tests: nothing runs behind them).
     pub tx: Option<Sender<Msg>>,
@@ -46,9 +49,9 @@ impl App {
     pub fn new(rules: Rules, start: Position, keymap: Keymap, theme: Theme, ascii: bool) -> App {
         let session = Session::new(History::new(rules, start));
         let mut app = App::with_session(session, keymap, theme, ascii);
+        // The turn is on the status line already, left of this.
         app.status.text = format!(
-            "{} to move. {} select, {} help.",
-            capital(app.pos().to_move().name()),
+            "{} selects a piece, {} shows the help.",
             app.keymap.keys_of(Action::Select),
             app.keymap.keys_of(Action::Help)
         );
@@ -58,9 +61,7 @@ impl App {
     fn with_session(session: Session, keymap: Keymap, theme: Theme, ascii: bool) -> App {
         App {
             board: Board::new(&session.history, ascii),
-            card: CardPanel {
-                cards: Cards::new(session.history.rules()),
-            },
+            card: CardPanel::new(Cards::new(session.history.rules())),
             session,
             status: Status::default(),
             dialog: None,
@@ -68,6 +69,7 @@ impl App {
             pending_resume: None,
             keymap,
             theme,
+            panel: Panel::default(),
             quit: false,
             tx: None,
         }
@@ -140,7 +142,7 @@ impl App {
             Msg::Mouse(_) | Msg::Resize | Msg::InputFailed(_) => None,
             Msg::Act(a) => self.act_on(a),
             Msg::Play(m) => self.play(m),
-            Msg::AskPromotion { yes, no } => self.open(Dialog::promote(yes, no)),
+            Msg::AskPromotion { yes, no } => self.open(Dialog::promote(h, yes, no)),
             Msg::Ask(kind) => self.open(Dialog::prompt(kind)),
             Msg::Submit(kind, text) => self.submit(kind, &text),
             Msg::Confirm(kind) => {
@@ -222,7 +224,24 @@ impl App {
                 self.theme = Theme::by_name(next).unwrap_or_else(Theme::default_theme);
                 Some(Msg::Say(format!("Theme: {next}.")))
             }
-            Action::Help => self.open(Dialog::Help),
+            Action::Help => self.open(Dialog::help()),
+            Action::PanelWidth => {
+                self.panel.width = self.panel.width.next();
+                Some(Msg::say(self.panel.width.describe()))
+            }
+            Action::PanelNext => {
+                self.panel.front = self.panel.front.next();
+                Some(Msg::Say(format!(
+                    "The side panel shows {} first.",
+                    self.panel.front.name()
+                )))
+            }
+            Action::CardUp | Action::CardDown => {
+                let down = a == Action::CardDown;
+                self.card
+                    .scroll(self.board.shown_piece(h).map(|p| p.0), down);
+                None
+            }
             Action::Resign if self.outcome().is_some() => {
                 Some(Msg::warn("The game is already over."))
             }

@@ -40,10 +40,14 @@ pub enum Action {
     Faster,
     Slower,
     Branch,
+    PanelWidth,
+    PanelNext,
+    CardUp,
+    CardDown,
 }
 
 impl Action {
-    pub const ALL: [Action; 33] = [
+    pub const ALL: [Action; 37] = [
         Action::Left,
         Action::Right,
         Action::Up,
@@ -77,6 +81,10 @@ impl Action {
         Action::Faster,
         Action::Slower,
         Action::Branch,
+        Action::PanelWidth,
+        Action::PanelNext,
+        Action::CardUp,
+        Action::CardDown,
     ];
 
     /// The name used in `keys.toml`.
@@ -115,6 +123,10 @@ impl Action {
             Action::Faster => "faster",
             Action::Slower => "slower",
             Action::Branch => "branch",
+            Action::PanelWidth => "panel_width",
+            Action::PanelNext => "panel_next",
+            Action::CardUp => "card_up",
+            Action::CardDown => "card_down",
         }
     }
 
@@ -153,6 +165,10 @@ impl Action {
             Action::Faster => "replay: faster",
             Action::Slower => "replay: slower",
             Action::Branch => "replay: play on from here as a new game",
+            Action::PanelWidth => "side panel: narrow, hidden, or as wide as there is room",
+            Action::PanelNext => "side panel: bring the card, minimap or move list to the front",
+            Action::CardUp => "scroll the piece card up",
+            Action::CardDown => "scroll the piece card down",
         }
     }
 
@@ -191,6 +207,10 @@ impl Action {
             Action::Faster => &["]"],
             Action::Slower => &["["],
             Action::Branch => &["b"],
+            Action::PanelWidth => &["w"],
+            Action::PanelNext => &["Tab"],
+            Action::CardUp => &["{"],
+            Action::CardDown => &["}"],
         }
     }
 }
