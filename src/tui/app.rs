@@ -259,7 +259,8 @@ impl App {
             _ => match self.replay.as_mut() {
                 Some(r) => r.update(a, h, self.tx.as_ref()),
                 None => Some(Msg::Warn(format!(
-                    "{} works in a replay (taikyoku replay FILE).",
+                    "{} ({}) works only in a replay: taikyoku replay FILE.",
+                    self.keymap.keys_of(a),
                     a.describe().trim_start_matches("replay: ")
                 ))),
             },
@@ -343,16 +344,14 @@ impl App {
             failed,
             match h.outcome() {
                 Some(o) => format!(
-                    "{n}. {text}. Game over: {} wins ({}). The board stays browsable; {} undoes.",
+                    "{n}. {} {text}. Game over: {} wins ({}). The board stays browsable; {} undoes.",
+                    capital(played.side.name()),
                     capital(o.winner.name()),
                     o.reason.describe(),
                     self.keymap.keys_of(Action::Undo)
                 ),
-                None => format!(
-                    "{n}. {} {text}. {} to move.",
-                    capital(played.side.name()),
-                    capital(h.position().to_move().name())
-                ),
+                // Whose turn it is now stands at the left of the status line.
+                None => format!("{n}. {} {text}.", capital(played.side.name())),
             },
         ))
     }

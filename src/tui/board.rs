@@ -398,10 +398,10 @@ impl Board {
             Lookup::Found(k) => vec![k],
             Lookup::Ambiguous(ks) => ks,
             Lookup::NotFound(close) => {
-                return Msg::warn(format!(
-                    "No piece is called {text:?}{}.",
-                    notation::suggest(&close)
-                ));
+                // The suggestion ends in a question mark; nothing after it.
+                let suggestion = notation::suggest(&close);
+                let end = if suggestion.is_empty() { "." } else { "" };
+                return Msg::warn(format!("No piece is called {text:?}{suggestion}{end}"));
             }
         };
         let side = h.position().to_move();
@@ -484,7 +484,7 @@ impl Board {
         if let Some(o) = h.outcome() {
             return Some(Msg::warn(format!(
                 "The game is over: {} won ({}). {} undoes, {} quits.",
-                o.winner,
+                super::app::capital(o.winner.name()),
                 o.reason.describe(),
                 keys.keys_of(Action::Undo),
                 keys.keys_of(Action::Quit)

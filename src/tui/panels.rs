@@ -107,7 +107,8 @@ impl CardPanel {
                     .count();
                 if piece.is_some() {
                     lines.push(Line::from(format!(
-                        "{moves} squares it can reach from here"
+                        "{} it can reach from here",
+                        crate::cli::count(moves, "square")
                     )));
                 }
                 for row in card.movement.diagram.lines() {

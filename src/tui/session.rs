@@ -103,8 +103,8 @@ impl Session {
         match store::save(&path, &self.record, Overwrite::Record) {
             Ok(()) => {
                 let said = format!(
-                    "Saved {} moves to {}.",
-                    self.record.moves().len(),
+                    "Saved {} to {}.",
+                    crate::cli::count(self.record.moves().len(), "move"),
                     path.display()
                 );
                 self.files.save = Some(path);

@@ -588,7 +588,7 @@ fn save_asks_for_a_name_once_and_never_clobbers_other_files() {
     keys(&mut app, file.to_str().unwrap());
     key(&mut app, KeyCode::Enter);
     assert!(
-        app.status.text.contains("Saved 1 moves"),
+        app.status.text.contains("Saved 1 move to"),
         "{}",
         app.status.text
     );
@@ -1134,4 +1134,100 @@ fn the_rule_set_is_shown_and_the_promotion_question_names_the_new_piece() {
         line,
         "Promote the Pawn (P) to Gold General (G)? y / n (Esc to choose again)"
     );
+}
+
+#[test]
+fn the_side_panel_uses_spare_width_hides_and_its_card_scrolls() {
+    let mut app = start("wikipedia");
+    let a = view::areas(&app, Rect::new(0, 0, 240, 70));
+    assert_eq!(a.card.unwrap().width, 240 - 184, "the width the board leaves");
+    assert_eq!(a.minimap, None, "the whole board shows: no minimap needed");
+    assert!(a.moves.is_some());
+    // `w`: narrow, hidden (the board takes the width), back.
+    keys(&mut app, "w");
+    let narrow = view::areas(&app, Rect::new(0, 0, 100, 30));
+    keys(&mut app, "w");
+    let hidden = view::areas(&app, Rect::new(0, 0, 100, 30));
+    assert_eq!(hidden.card, None);
+    assert_eq!(hidden.board.width, 100);
+    assert!(narrow.card.unwrap().width < view::PANEL_WIDTH);
+    keys(&mut app, "w");
+    assert_eq!(app.panel, view::Panel::default());
+    // The lion hawk's card is longer than the panel at 100×30: it says so and scrolls to its
+    // end; its diagram's own symbols are explained under it.
+    let k = app.rules().catalogue().by_code("LI").unwrap();
+    app.board.inspect = Some(k);
+    goto(&mut app, 17, 17);
+    let t = text(&render(&app, 100, 30));
+    assert!(t.contains("} more"), "{t}");
+    assert!(!t.contains("@ go on"), "{t}");
+    for _ in 0..20 {
+        keys(&mut app, "}");
+    }
+    let t = text(&render(&app, 100, 30));
+    assert!(t.contains("@ go on") && t.contains("{ back"), "{t}");
+    let t = text(&render(&app, 240, 70));
+    assert!(t.contains("☆ jumps to"), "{t}");
+    assert!(!t.contains("◆ range capture"), "only the symbols it uses: {t}");
+    // Another piece's card starts at its top.
+    goto(&mut app, 17, 10);
+    let t = text(&render(&app, 100, 30));
+    assert!(t.contains("Pawn (P)"), "{t}");
+}
+
+#[test]
+fn the_move_list_and_the_minimap_are_reachable_on_small_terminals() {
+    for mut app in [start("wikipedia"), replaying(6)] {
+        let a = view::areas(&app, Rect::new(0, 0, 80, 24));
+        assert!(a.card.is_some() && a.moves.is_some(), "{a:?}");
+        let t = text(&render(&app, 80, 24));
+        assert!(t.contains(" Moves ") || t.contains(" Replay "), "{t}");
+        // Tab brings the minimap to the front, with the viewport framed on it.
+        key(&mut app, KeyCode::Tab);
+        app.layout(Rect::new(0, 0, 80, 24));
+        let a = view::areas(&app, Rect::new(0, 0, 80, 24));
+        let m = a.minimap.expect("the minimap");
+        let t = text(&render(&app, 80, 24));
+        let frame: String = t
+            .lines()
+            .skip(m.y as usize + 1)
+            .take(m.height as usize - 2)
+            .collect();
+        assert!(frame.contains('┌') && frame.contains('┘'), "{t}");
+        key(&mut app, KeyCode::Tab);
+        let a = view::areas(&app, Rect::new(0, 0, 80, 24));
+        assert!(a.moves.unwrap().height > 5, "the move list in front");
+    }
+    // 160×50: the board does not fit, so the minimap shows with everything else.
+    let app = start("wikipedia");
+    let a = view::areas(&app, Rect::new(0, 0, 160, 50));
+    assert!(a.card.is_some() && a.minimap.is_some() && a.moves.is_some());
+}
+
+/// Issue 7 point 20: the status line's wording.
+#[test]
+fn status_lines_say_things_once_and_in_good_english() {
+    let mut app = custom("wikipedia", Side::Black, &[("R", Side::Black, 35, 0)]);
+    goto(&mut app, 35, 0);
+    key(&mut app, KeyCode::Enter);
+    goto(&mut app, 35, 35);
+    key(&mut app, KeyCode::Enter);
+    let t = &app.status.text;
+    assert!(t.starts_with("1. Black R1.36x1.1+. Game over: Black wins"), "{t}");
+    key(&mut app, KeyCode::Enter);
+    assert!(app.status.text.contains("over: Black won"), "{}", app.status.text);
+    key(&mut app, KeyCode::Home);
+    let t = &app.status.text;
+    assert_eq!(t, "Home (to the start) works only in a replay: taikyoku replay FILE.");
+    keys(&mut app, "/rok");
+    key(&mut app, KeyCode::Enter);
+    let t = &app.status.text;
+    assert!(t.contains("Rook (R)") && t.ends_with("?") && !t.contains("?."), "{t}");
+    // A pawn's card counts one square in the singular.
+    let mut app = start("wikipedia");
+    goto(&mut app, 17, 10);
+    let t = text(&render(&app, 240, 70));
+    assert!(t.contains("1 square it can reach from here"), "{t}");
+    pawn_move(&mut app, 17, 10, 11);
+    assert_eq!(app.status.text, "1. Black P19.26-19.25.");
 }
