@@ -7,7 +7,7 @@
 //! resignation ends the line where it is made; undo takes it back first. The record
 //! ([`crate::record`]) is what a history looks like on disk.
 
-use crate::geometry::{Side, Square};
+use crate::geometry::Side;
 use crate::movegen::Move;
 use crate::notation::{self, NotationError};
 use crate::position::{EndReason, Outcome, Position};
@@ -27,8 +27,6 @@ pub struct Played {
     pub side: Side,
     /// Its notation, written out in full in the position before it.
     pub text: String,
-    /// The squares it removed pieces from.
-    pub captures: Vec<Square>,
 }
 
 /// What [`History::undo`] took back.
@@ -174,17 +172,17 @@ impl History {
         {
             return Err(RulesError::Illegal("not one of the legal moves".into()));
         }
-        Ok(self.push(m))
+        Ok(self.push(m, None))
     }
 
     /// Reads a move in notation and plays it at the point.
     pub fn play_text(&mut self, text: &str) -> Result<&Played, NotationError> {
-        let m = notation::parse_move(&self.rules, &self.pos, text)?;
-        Ok(self.push(&m))
+        let (m, full) = notation::read_move(&self.rules, &self.pos, text)?;
+        Ok(self.push(&m, Some(full)))
     }
 
-    /// Plays a move known to be legal at the point.
-    fn push(&mut self, m: &Move) -> &Played {
+    /// Plays a move known to be legal at the point; `text`: its notation in full, if known.
+    fn push(&mut self, m: &Move, text: Option<String>) -> &Played {
         if self.line.get(self.point).is_some_and(|p| p.mv == *m) {
             self.goto(self.point + 1);
             return &self.line[self.point - 1];
@@ -193,8 +191,7 @@ impl History {
         let played = Played {
             mv: *m,
             side: self.pos.to_move(),
-            text: notation::move_string(&self.rules, &self.pos, m),
-            captures: self.rules.captures(&self.pos, m),
+            text: text.unwrap_or_else(|| notation::move_string(&self.rules, &self.pos, m)),
         };
         self.line.push(played);
         self.goto(self.point + 1);
@@ -429,7 +426,8 @@ mod tests {
             (o.winner, o.reason),
             (Side::Black, EndReason::RoyalsCaptured)
         );
-        assert_eq!(h.last().unwrap().captures, vec![king]);
+        let taken: Vec<_> = h.last().unwrap().mv.victims(h.rules().dims()).collect();
+        assert_eq!(taken, vec![king]);
         let again = h.line()[0].mv;
         let e = h.play(&again).unwrap_err();
         assert!(e.to_string().contains("the game is over"), "{e}");

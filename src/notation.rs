@@ -547,6 +547,16 @@ fn write_move(rules: &Rules, pos: &Position, m: &Move, listed: &[Move]) -> Strin
 
 /// Finds the legal move a person typed. Stops may be left out when only one move fits.
 pub fn parse_move(rules: &Rules, pos: &Position, text: &str) -> Result<Move, NotationError> {
+    read_move(rules, pos, text).map(|(m, _)| m)
+}
+
+/// Reads a move as [`parse_move`] does, and writes it out in full (as [`move_string`] would,
+/// without generating the piece's moves again).
+pub fn read_move(
+    rules: &Rules,
+    pos: &Position,
+    text: &str,
+) -> Result<(Move, String), NotationError> {
     let dims = pos.dims();
     let t: String = text.chars().filter(|c| !c.is_whitespace()).collect();
     let (t, promo) = match t.as_bytes().last() {
@@ -655,5 +665,5 @@ pub fn parse_move(rules: &Rules, pos: &Position, text: &str) -> Result<Move, Not
         let options: Vec<String> = fits.iter().map(|m| move_string(rules, pos, m)).collect();
         return err(format!("{text:?} is ambiguous: {}", options.join(", ")));
     }
-    Ok(fits[0])
+    Ok((fits[0], write_move(rules, pos, &fits[0], &listed)))
 }

@@ -230,7 +230,10 @@ fn bad_settings_are_reported_before_the_terminal_is_touched() {
 #[test]
 fn options_are_validated_everywhere() {
     let e = fails(&["--rules", "foo", "rules"]);
-    assert!(e.contains("unknown rule set \"foo\"") && e.contains("wikipedia"), "{e}");
+    assert!(
+        e.contains("unknown rule set \"foo\"") && e.contains("wikipedia"),
+        "{e}"
+    );
     let e = fails(&["rules", "foo"]);
     assert!(e.contains("unknown rule set \"foo\""), "{e}");
     let e = fails(&["--rules", "atsa", "rules", "umebayashi"]);
@@ -250,7 +253,10 @@ fn options_are_validated_everywhere() {
         serde_json::from_str(&ok(&["piece", "lion", "--at", "36.36", "--json"])).unwrap();
     assert_eq!(j["at"], serde_json::json!([0, 0]));
     let card = ok(&["piece", "king", "--at", "36.36"]);
-    assert!(card.contains("on 36.36 (0,0), it reaches 6 squares."), "{card}");
+    assert!(
+        card.contains("on 36.36 (0,0), it reaches 6 squares."),
+        "{card}"
+    );
     let card = ok(&["piece", "pawn", "--at", "0,0"]);
     assert!(card.contains("it reaches 1 square."), "{card}");
     let dir = tempfile::tempdir().unwrap();
@@ -284,14 +290,20 @@ fn rules_explain_sources_and_moves_tell_own_captures_apart() {
             {"piece": "K", "side": "white", "at": [35, 35]}]}"#,
     )
     .unwrap();
-    let j: serde_json::Value =
-        serde_json::from_str(&ok(&["moves", "--json", "--position", pos.to_str().unwrap()]))
-            .unwrap();
+    let j: serde_json::Value = serde_json::from_str(&ok(&[
+        "moves",
+        "--json",
+        "--position",
+        pos.to_str().unwrap(),
+    ]))
+    .unwrap();
     let far = j["moves"]
         .as_array()
         .unwrap()
         .iter()
-        .find(|m| m["from"] == serde_json::json!([10, 10]) && m["to"] == serde_json::json!([10, 14]))
+        .find(|m| {
+            m["from"] == serde_json::json!([10, 10]) && m["to"] == serde_json::json!([10, 14])
+        })
         .expect("the great general flies to the enemy pawn");
     assert_eq!(far["captures"].as_array().unwrap().len(), 2, "{far}");
     assert_eq!(far["own"], serde_json::json!([[10, 12]]), "{far}");

@@ -263,3 +263,99 @@ fn sho_shogi_plays_on_a_small_board() {
     assert!(labels.starts_with(&" ".repeat(60)), "{s}");
     assert!(s.lines().position(|l| l == labels).unwrap() > 20, "{s}");
 }
+
+#[test]
+fn a_replay_plays_itself_then_branches() {
+    if !have_tmux() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("g.toml");
+    let f = file.to_str().unwrap();
+    let run = |args: &[&str]| {
+        let o = Command::new(env!("CARGO_BIN_EXE_taikyoku"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{o:?}");
+    };
+    run(&["record", "new", f]);
+    run(&[
+        "record",
+        "add",
+        f,
+        "19.26-19.25",
+        "18.11-18.12",
+        "20.26-20.25",
+        "17.11-17.12",
+        "21.26-21.25",
+        "16.11-16.12",
+    ]);
+    let t = Tmux::start(
+        "replay",
+        &command(dir.path(), "", &format!("replay {f}")),
+        80,
+        24,
+    )
+    .expect("tmux starts");
+    t.wait_for("Replay of 6 moves");
+    // Faster, then play: the replay's timer moves it on by itself to the end.
+    t.keys(&["]", "]", "]", "P"]);
+    let s = t.wait_for("Move 6 of 6");
+    assert!(s.contains("P16.11-16.12"), "{s}");
+    // Move 3 by number (the digits show as they are typed), then a new game from there.
+    t.keys(&[":", "3"]);
+    t.wait_for("Go to move (0-6): 3_");
+    t.keys(&["Enter"]);
+    t.wait_for("Move 3 of 6");
+    t.keys(&["b"]);
+    let s = t.wait_for("A new game from move 3");
+    assert!(s.contains("White to move"), "{s}");
+    t.keys(&["q"]);
+    let s = t.wait_for("REPORTED");
+    assert!(s.contains("EXIT=0"), "{s}");
+    assert_restored(&s);
+    // The new game was saved beside the others; the record replayed is unchanged.
+    let saves: Vec<_> = std::fs::read_dir(dir.path().join("data/autosave"))
+        .unwrap()
+        .collect();
+    assert_eq!(saves.len(), 1);
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("\"P16.11-16.12\""), "{text}");
+}
+
+#[test]
+fn a_big_paste_neither_freezes_the_game_nor_delays_ctrl_c() {
+    if !have_tmux() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let t = Tmux::start("paste", &command(dir.path(), "", ""), 80, 24).expect("tmux starts");
+    t.wait_for("Black to move");
+    // 10 kB typed as keys (a terminal without bracketed paste): about 11 s of work before.
+    let page: String = "hjkl".repeat(2500);
+    Command::new("tmux")
+        .args(["send-keys", "-l", "-t", &t.session, &page])
+        .status()
+        .unwrap();
+    let start = Instant::now();
+    t.keys(&["C-c"]);
+    let s = t.wait_for("REPORTED");
+    assert!(
+        start.elapsed() < Duration::from_secs(4),
+        "{:?}",
+        start.elapsed()
+    );
+    assert!(s.contains("EXIT=0"), "{s}");
+    assert_restored(&s);
+    // A bracketed paste goes into the open prompt, as one piece of text.
+    let t = Tmux::start("paste2", &command(dir.path(), "", ""), 80, 24).expect("tmux starts");
+    t.wait_for("to move");
+    t.keys(&["n", "g"]);
+    t.wait_for("Go to square");
+    let tmux = |args: &[&str]| Command::new("tmux").args(args).status().unwrap();
+    tmux(&["set-buffer", "-b", &t.session, "12.34"]);
+    tmux(&["paste-buffer", "-p", "-b", &t.session, "-t", &t.session]);
+    let s = t.wait_for("12.34_");
+    assert!(s.contains("Go to square (file.rank): 12.34_"), "{s}");
+}

@@ -10,7 +10,7 @@ use super::keys::{Action, Keymap};
 use super::msg::Msg;
 use super::panels::CardPanel;
 use super::replay::Replay;
-use super::session::Session;
+use super::session::{SaveTarget, Session};
 use super::status::Status;
 use super::theme::Theme;
 use super::view::Panel;
@@ -36,6 +36,8 @@ pub struct App {
     pub replay: Option<Replay>,
     /// An unfinished autosaved game offered for resuming.
     pub pending_resume: Option<(PathBuf, Record)>,
+    /// A file the player asked to save to that holds another game, and that game described.
+    pub pending_save: Option<(PathBuf, String)>,
     pub keymap: Keymap,
     pub theme: Theme,
     /// The side panel's width and the part of it in front.
@@ -67,6 +69,7 @@ impl App {
             dialog: None,
             replay: None,
             pending_resume: None,
+            pending_save: None,
             keymap,
             theme,
             panel: Panel::default(),
@@ -132,6 +135,7 @@ impl App {
         while let Some(msg) = next.take() {
             next = self.step(msg);
         }
+        self.status.unsaved = self.session.files.unsaved.is_some();
     }
 
     fn step(&mut self, msg: Msg) -> Option<Msg> {
@@ -141,6 +145,7 @@ impl App {
             Msg::Mouse(e) if self.dialog.is_none() => self.board.handle_mouse(e, h),
             Msg::Mouse(_) | Msg::Resize | Msg::InputFailed(_) => None,
             Msg::Act(a) => self.act_on(a),
+            Msg::Paste(text) => self.paste(&text),
             Msg::Play(m) => self.play(m),
             Msg::AskPromotion { yes, no } => self.open(Dialog::promote(h, yes, no)),
             Msg::Ask(kind) => self.open(Dialog::prompt(kind)),
@@ -157,6 +162,21 @@ impl App {
                 None
             }
             say => self.status.update(say),
+        }
+    }
+
+    /// Pasted text goes into an open prompt (one line, at most a path's length); anywhere
+    /// else it is not taken as keys.
+    fn paste(&mut self, pasted: &str) -> Option<Msg> {
+        match &mut self.dialog {
+            Some(Dialog::Prompt { text, .. }) => {
+                let room = 1000usize.saturating_sub(text.chars().count());
+                text.extend(pasted.chars().filter(|c| !c.is_control()).take(room));
+                None
+            }
+            _ => Some(Msg::warn(
+                "Pasted text is used only in a prompt (find, go to, save).",
+            )),
         }
     }
 
@@ -212,7 +232,7 @@ impl App {
             Action::Find => Some(Msg::Ask(PromptKind::Find)),
             Action::Goto => Some(Msg::Ask(PromptKind::Goto)),
             Action::Save => match self.session.files.save.clone() {
-                Some(path) => Some(self.save_to(path)),
+                Some(path) => Some(self.save_to(path, false)),
                 None => Some(Msg::Ask(PromptKind::Save)),
             },
             Action::Theme => {
@@ -249,7 +269,9 @@ impl App {
             Action::Quit => {
                 // An autosaved game or a replay loses nothing by quitting at once.
                 let f = &self.session.files;
-                if h.played().is_empty() || self.replay.is_some() || f.autosave.is_some() {
+                if f.unsaved.is_some() && self.replay.is_none() {
+                    Some(Msg::Confirm(ConfirmKind::QuitUnsaved))
+                } else if h.played().is_empty() || self.replay.is_some() || f.autosave.is_some() {
                     Some(Msg::Quit)
                 } else {
                     Some(Msg::Confirm(ConfirmKind::Quit))
@@ -271,6 +293,17 @@ impl App {
     fn question(&self, kind: ConfirmKind) -> String {
         match kind {
             ConfirmKind::Quit => "Quit this game? y / n".into(),
+            ConfirmKind::QuitUnsaved => format!(
+                "The last moves are NOT saved ({}). Quit and lose them? y quits; n saves them elsewhere",
+                self.session.files.unsaved.as_deref().unwrap_or("")
+            ),
+            ConfirmKind::Replace => match &self.pending_save {
+                Some((path, other)) => format!(
+                    "{} holds another game ({other}). Replace it with this one? y / n",
+                    path.display()
+                ),
+                None => String::new(),
+            },
             ConfirmKind::Resign => {
                 format!("{} resigns? y / n", capital(self.pos().to_move().name()))
             }
@@ -288,7 +321,16 @@ impl App {
 
     fn answer(&mut self, kind: ConfirmKind, yes: bool) -> Option<Msg> {
         match (kind, yes) {
-            (ConfirmKind::Quit, true) => Some(Msg::Quit),
+            (ConfirmKind::Quit | ConfirmKind::QuitUnsaved, true) => Some(Msg::Quit),
+            (ConfirmKind::QuitUnsaved, false) => Some(Msg::Ask(PromptKind::Save)),
+            (ConfirmKind::Replace, true) => {
+                let (path, _) = self.pending_save.take()?;
+                Some(self.save_to(path, true))
+            }
+            (ConfirmKind::Replace, false) => {
+                self.pending_save = None;
+                Some(Msg::say("Not saved; the other game is left as it was."))
+            }
             (ConfirmKind::Resign, true) => self.resign(),
             (ConfirmKind::Resume, true) => self.resume(),
             (ConfirmKind::Resume, false) => {
@@ -309,7 +351,16 @@ impl App {
             PromptKind::Goto => self.board.go_to(h, text),
             PromptKind::Find => self.board.find(h, text),
             PromptKind::Save if text.is_empty() => Msg::warn("Not saved: no file name."),
-            PromptKind::Save => self.save_to(expand_home(text)),
+            PromptKind::Save => {
+                let path = expand_home(text);
+                match self.session.save_target(&path) {
+                    SaveTarget::Free => self.save_to(path, false),
+                    SaveTarget::OtherGame(other) => {
+                        self.pending_save = Some((path, other));
+                        Msg::Confirm(ConfirmKind::Replace)
+                    }
+                }
+            }
             PromptKind::MoveNumber => match text.parse::<usize>() {
                 Ok(n) if n <= h.line().len() => Msg::Show(n),
                 _ => Msg::Warn(format!(
@@ -396,8 +447,9 @@ impl App {
         ))
     }
 
-    fn save_to(&mut self, path: PathBuf) -> Msg {
-        match self.session.save_to(path) {
+    /// Saves to `path`; `replace`: the player agreed to replace another game's record there.
+    fn save_to(&mut self, path: PathBuf, replace: bool) -> Msg {
+        match self.session.save_to(path, replace) {
             Ok(said) => Msg::Say(said),
             Err(e) => Msg::Warn(e),
         }
@@ -441,7 +493,9 @@ impl App {
         let theme = self.theme.clone();
         let mut app = App::from_record(record, replay, keymap, theme, self.board.view.ascii, false);
         app.session.files.save = None;
+        app.session.files.save_stamp = None;
         app.session.files.autosave_dir = self.session.files.autosave_dir.take();
+        app.session.files.autosave_stamp = taikyoku::store::stamp(&path).ok().flatten();
         app.session.files.autosave = Some(path);
         app.board.geom = self.board.geom;
         app.board.center_on_cursor();

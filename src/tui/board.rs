@@ -639,35 +639,16 @@ impl Board {
         let t = theme;
         let g = self.geometry(area);
         let d = h.rules().dims();
-        let w = g.cell_w;
-        let pos = h.position();
         let (sc, sr) = self.view.scroll;
+        self.draw_labels(g, area, t, buf);
         let last = h.last().map(|p| p.mv);
         // What the shown move took: marked on the (now empty) squares.
-        let taken = h.last().map_or(&[][..], |p| &p.captures);
-        // File labels along the top, rank labels down the left.
-        for c in 0..g.cols {
-            let (x, _) = self.board_xy(c + sc, 0);
-            let label = format!("{:^w$}", d.files as i32 - x, w = w as usize);
-            buf.set_string(g.left + c as u16 * w, area.y, label, t.label);
-        }
-        for r in 0..g.rows {
-            let (_, y) = self.board_xy(0, r + sr);
-            buf.set_string(
-                area.x,
-                g.top + r as u16,
-                format!("{:>3} ", d.ranks as i32 - y),
-                t.label,
-            );
-        }
+        let taken: Vec<Square> = h.last().map_or(Vec::new(), |p| p.mv.victims(d).collect());
         let selected = self.selection.as_ref().map(|s| s.from);
         for r in 0..g.rows {
             for c in 0..g.cols {
                 let (x, y) = self.board_xy(c + sc, r + sr);
                 let Some(sq) = d.square(x, y) else { continue };
-                let col = g.left + c as u16 * w;
-                let row = g.top + r as u16;
-                let flags = self.overlay[sq.0 as usize];
                 let mut base = Style::new();
                 if let Some(m) = last
                     && (m.from == sq || m.to == sq || m.path().contains(&sq))
@@ -677,87 +658,112 @@ impl Board {
                 if selected == Some(sq) {
                     base = base.patch(t.selected);
                 }
-                let cursor = (x, y) == self.cursor;
-                match pos.piece_at(sq) {
-                    Some(p) => {
-                        let mark_glyph = if flags & mark::CAPTURE != 0 {
-                            'x'
-                        } else if flags & mark::TAKEN_ON_WAY != 0 {
-                            '!'
-                        } else if flags & mark::RANGE_VICTIM != 0 {
-                            '#'
-                        } else if p.promoted && self.view.ascii {
-                            '+'
-                        } else {
-                            self.facing(p.side)
-                        };
-                        let mark_style = if flags & mark::CAPTURE != 0 {
-                            t.capture
-                        } else if flags & mark::TAKEN_ON_WAY != 0 {
-                            t.igui
-                        } else if flags & mark::RANGE_VICTIM != 0 {
-                            t.range
-                        } else if p.side == Side::Black {
-                            t.black
-                        } else {
-                            t.white
-                        };
-                        let mut piece_style = if p.side == Side::Black {
-                            t.black
-                        } else {
-                            t.white
-                        };
-                        if p.promoted {
-                            piece_style = piece_style.add_modifier(Modifier::UNDERLINED);
-                        }
-                        let text = self.piece_text(h, p.kind, p.side, w);
-                        let mut cell = String::new();
-                        cell.push(mark_glyph);
-                        cell.push_str(&text);
-                        let used = 1 + text.width() as u16;
-                        let mut style_base = base;
-                        if cursor {
-                            style_base =
-                                style_base.patch(t.cursor).add_modifier(Modifier::REVERSED);
-                        }
-                        buf.set_string(col, row, " ".repeat(w as usize), style_base);
-                        buf.set_string(
-                            col,
-                            row,
-                            mark_glyph.to_string(),
-                            style_base.patch(mark_style),
-                        );
-                        buf.set_string(col + 1, row, &text, style_base.patch(piece_style));
-                        if flags & mark::PROMOTE != 0 && used < w {
-                            buf.set_string(col + used, row, "+", style_base.patch(t.capture));
-                        }
-                    }
-                    None => {
-                        let (glyph, style) = if taken.contains(&sq) && flags == 0 {
-                            ('x', t.capture)
-                        } else if flags & mark::STOP != 0 {
-                            ('@', t.igui)
-                        } else if flags & mark::JUMP != 0 {
-                            ('*', t.jump)
-                        } else if flags & (mark::QUIET | mark::CAPTURE) != 0 {
-                            ('o', t.quiet)
-                        } else {
-                            ('.', t.empty)
-                        };
-                        let mut style_base = base;
-                        if cursor {
-                            style_base =
-                                style_base.patch(t.cursor).add_modifier(Modifier::REVERSED);
-                        }
-                        let mid = (w / 2).max(1) - if w == 3 { 0 } else { 1 };
-                        buf.set_string(col, row, " ".repeat(w as usize), style_base);
-                        buf.set_string(col + mid, row, glyph.to_string(), style_base.patch(style));
-                        if flags & mark::PROMOTE != 0 && mid + 1 < w {
-                            buf.set_string(col + mid + 1, row, "+", style_base.patch(t.capture));
-                        }
-                    }
+                if (x, y) == self.cursor {
+                    base = base.patch(t.cursor).add_modifier(Modifier::REVERSED);
+                }
+                let cell = Cell {
+                    col: g.left + c as u16 * g.cell_w,
+                    row: g.top + r as u16,
+                    w: g.cell_w,
+                    flags: self.overlay[sq.0 as usize],
+                    base,
+                };
+                match h.position().piece_at(sq) {
+                    Some(p) => cell.piece(
+                        p,
+                        &self.piece_text(h, p.kind, p.side, g.cell_w),
+                        self.view.ascii,
+                        self.facing(p.side),
+                        t,
+                        buf,
+                    ),
+                    None => cell.empty(taken.contains(&sq), t, buf),
                 }
             }
+        }
+    }
+
+    /// File labels along the top, rank labels down the left.
+    fn draw_labels(&self, g: Geometry, area: Rect, t: &Theme, buf: &mut Buffer) {
+        let (sc, sr) = self.view.scroll;
+        let (d, w) = (self.dims, g.cell_w);
+        for c in 0..g.cols {
+            let (x, _) = self.board_xy(c + sc, 0);
+            let label = format!("{:^w$}", d.files as i32 - x, w = w as usize);
+            buf.set_string(g.left + c as u16 * w, area.y, label, t.label);
+        }
+        for r in 0..g.rows {
+            let (_, y) = self.board_xy(0, r + sr);
+            let label = format!("{:>3} ", d.ranks as i32 - y);
+            buf.set_string(area.x, g.top + r as u16, label, t.label);
+        }
+    }
+}
+
+/// One square on screen: where, how wide, its move marks and its background style.
+struct Cell {
+    col: u16,
+    row: u16,
+    w: u16,
+    flags: u8,
+    base: Style,
+}
+
+impl Cell {
+    /// A piece: its side mark (or what a move would do to it), its label, `+` if it promotes.
+    /// `facing` is the mark of the way the piece faces on screen.
+    fn piece(&self, p: Piece, text: &str, ascii: bool, facing: char, t: &Theme, buf: &mut Buffer) {
+        let f = self.flags;
+        let side_style = if p.side == Side::Black {
+            t.black
+        } else {
+            t.white
+        };
+        let (glyph, mark_style) = if f & mark::CAPTURE != 0 {
+            ('x', t.capture)
+        } else if f & mark::TAKEN_ON_WAY != 0 {
+            ('!', t.igui)
+        } else if f & mark::RANGE_VICTIM != 0 {
+            ('#', t.range)
+        } else if p.promoted && ascii {
+            ('+', side_style)
+        } else {
+            (facing, side_style)
+        };
+        let mut piece_style = side_style;
+        if p.promoted {
+            piece_style = piece_style.add_modifier(Modifier::UNDERLINED);
+        }
+        let (col, row, base) = (self.col, self.row, self.base);
+        buf.set_string(col, row, " ".repeat(self.w as usize), base);
+        buf.set_string(col, row, glyph.to_string(), base.patch(mark_style));
+        buf.set_string(col + 1, row, text, base.patch(piece_style));
+        let used = 1 + text.width() as u16;
+        if f & mark::PROMOTE != 0 && used < self.w {
+            buf.set_string(col + used, row, "+", base.patch(t.capture));
+        }
+    }
+
+    /// An empty square: where a move goes (or what the last move took), else a dot.
+    fn empty(&self, taken: bool, t: &Theme, buf: &mut Buffer) {
+        let f = self.flags;
+        let (glyph, style) = if taken && f == 0 {
+            ('x', t.capture)
+        } else if f & mark::STOP != 0 {
+            ('@', t.igui)
+        } else if f & mark::JUMP != 0 {
+            ('*', t.jump)
+        } else if f & (mark::QUIET | mark::CAPTURE) != 0 {
+            ('o', t.quiet)
+        } else {
+            ('.', t.empty)
+        };
+        let (col, row, w, base) = (self.col, self.row, self.w, self.base);
+        let mid = (w / 2).max(1) - if w == 3 { 0 } else { 1 };
+        buf.set_string(col, row, " ".repeat(w as usize), base);
+        buf.set_string(col + mid, row, glyph.to_string(), base.patch(style));
+        if f & mark::PROMOTE != 0 && mid + 1 < w {
+            buf.set_string(col + mid + 1, row, "+", base.patch(t.capture));
         }
     }
 }

@@ -26,6 +26,11 @@ pub enum PromptKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ConfirmKind {
     Quit,
+    /// Quit although the last moves are not saved (the autosave failed): no saves them
+    /// elsewhere first.
+    QuitUnsaved,
+    /// Replace another game's record with this game.
+    Replace,
     Resign,
     /// Resume the unfinished game found among the autosaves.
     Resume,

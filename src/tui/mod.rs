@@ -27,7 +27,10 @@ use keys::Keymap;
 use msg::Msg;
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
-use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture};
+use ratatui::crossterm::event::{
+    self, DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
+    KeyCode, KeyModifiers,
+};
 use ratatui::crossterm::execute;
 use ratatui::crossterm::terminal::{
     EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
@@ -36,7 +39,7 @@ use std::io::{self, Stdout};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::Duration;
 use taikyoku::position::Position;
 use taikyoku::rules::Rules;
@@ -55,11 +58,16 @@ pub fn config_dir() -> Option<PathBuf> {
 /// Reads `keys.toml` and the theme from `config.toml` (`theme = "high-contrast"`), if present.
 pub fn load_config(theme_flag: Option<&str>) -> Result<(Keymap, Theme), TuiError> {
     let dir = config_dir();
-    let read = |name: &str| dir.as_ref().map(|d| d.join(name)).filter(|p| p.is_file());
+    let read = |name: &str| dir.as_ref().map(|d| d.join(name)).filter(|p| p.exists());
+    // Only a regular file of a sane size: a FIFO would block the game's start.
     let text = |p: &PathBuf| {
-        std::fs::read_to_string(p).map_err(|source| TuiError::Read {
+        let bytes = store::read_file(p).map_err(|source| TuiError::Read {
             file: p.display().to_string(),
             source,
+        })?;
+        String::from_utf8(bytes).map_err(|e| TuiError::Read {
+            file: p.display().to_string(),
+            source: io::Error::new(io::ErrorKind::InvalidData, e),
         })
     };
     let bad = |p: &PathBuf, message: String| TuiError::Settings {
@@ -98,6 +106,7 @@ fn restore_terminal() {
         let _ = execute!(
             io::stdout(),
             DisableMouseCapture,
+            DisableBracketedPaste,
             LeaveAlternateScreen,
             ratatui::crossterm::cursor::Show
         );
@@ -120,7 +129,12 @@ impl TerminalGuard {
         ACTIVE.store(true, Ordering::SeqCst);
         enable_raw_mode().inspect_err(|_| restore_terminal())?;
         let mut out = io::stdout();
-        if let Err(e) = execute!(out, EnterAlternateScreen, EnableMouseCapture) {
+        if let Err(e) = execute!(
+            out,
+            EnterAlternateScreen,
+            EnableMouseCapture,
+            EnableBracketedPaste
+        ) {
             restore_terminal();
             return Err(e);
         }
@@ -208,6 +222,7 @@ fn event_loop(
     app: &mut App,
     rx: &Receiver<Msg>,
 ) -> io::Result<()> {
+    let mut flood = Flood::default();
     while !app.quit {
         let size = terminal.size()?;
         let area = ratatui::layout::Rect::new(0, 0, size.width, size.height);
@@ -218,17 +233,71 @@ fn event_loop(
             panic!("TAIKYOKU_TEST_PANIC is set");
         }
         // Wait for a message, then take every one already there before drawing again.
-        let Ok(first) = rx.recv() else { break };
+        let first = match flood.wait(rx) {
+            Ok(msg) => msg,
+            Err(RecvTimeoutError::Timeout) => {
+                app.update(flood.end());
+                continue;
+            }
+            Err(RecvTimeoutError::Disconnected) => break,
+        };
+        let mut taken = 0;
         let mut next = Some(first);
         while let Some(msg) = next.take() {
             if let Msg::InputFailed(e) = msg {
                 return Err(io::Error::other(e));
             }
-            app.update(msg);
+            if !flood.drops(&msg, &mut taken) {
+                app.update(msg);
+            }
             next = if app.quit { None } else { rx.try_recv().ok() };
         }
     }
     Ok(())
+}
+
+/// Keys that come faster than anyone types: a paste into a terminal without bracketed paste.
+/// Past [`Flood::BURST`] keys between two frames, keys are dropped (all but Ctrl-C) until the
+/// input has been quiet for a moment, so that a pasted page neither freezes the game for
+/// seconds nor plays as keys, and a Ctrl-C after it acts at once.
+#[derive(Default)]
+struct Flood {
+    dropped: usize,
+}
+
+impl Flood {
+    const BURST: usize = 64;
+    const QUIET: Duration = Duration::from_millis(150);
+
+    /// The next message; during a flood, only until the input has been quiet a moment.
+    fn wait(&self, rx: &Receiver<Msg>) -> Result<Msg, RecvTimeoutError> {
+        if self.dropped > 0 {
+            rx.recv_timeout(Self::QUIET)
+        } else {
+            rx.recv().map_err(|_| RecvTimeoutError::Disconnected)
+        }
+    }
+
+    /// Whether to drop `msg`; `taken` counts the keys of this frame.
+    fn drops(&mut self, msg: &Msg, taken: &mut usize) -> bool {
+        let Msg::Key(k) = msg else { return false };
+        if k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL) {
+            return false;
+        }
+        *taken += 1;
+        if *taken > Self::BURST || self.dropped > 0 {
+            self.dropped += 1;
+        }
+        self.dropped > 0
+    }
+
+    /// The flood is over: what to tell the player.
+    fn end(&mut self) -> Msg {
+        let n = std::mem::take(&mut self.dropped);
+        Msg::Warn(format!(
+            "Ignored {n} keys that came all at once (a paste?); paste into a prompt instead."
+        ))
+    }
 }
 
 #[cfg(test)]

@@ -13,6 +13,8 @@ pub enum Msg {
     /// A key pressed in the terminal.
     Key(KeyEvent),
     Mouse(MouseEvent),
+    /// Text pasted in the terminal (bracketed paste): goes into an open prompt.
+    Paste(String),
     /// The terminal changed size (the next draw lays out again).
     Resize,
     /// The terminal could not be read.
@@ -60,6 +62,7 @@ impl From<Event> for Msg {
         match e {
             Event::Key(k) => Msg::Key(k),
             Event::Mouse(m) => Msg::Mouse(m),
+            Event::Paste(p) => Msg::Paste(p),
             _ => Msg::Resize,
         }
     }

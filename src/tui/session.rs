@@ -7,7 +7,7 @@ use taikyoku::geometry::Side;
 use taikyoku::history::{History, Played, Undone};
 use taikyoku::movegen::Move;
 use taikyoku::record::{Record, Replay};
-use taikyoku::store::{self, Overwrite};
+use taikyoku::store::{self, Overwrite, Stamp};
 
 /// Where the game is written.
 #[derive(Clone, Debug, Default)]
@@ -18,6 +18,22 @@ pub struct Files {
     pub autosave_dir: Option<PathBuf>,
     /// This game's autosave file, once its first move is made.
     pub autosave: Option<PathBuf>,
+    /// What this game last read from or wrote to `save` and `autosave`: a file that no longer
+    /// holds it was changed by another program, and is not replaced.
+    pub save_stamp: Option<Stamp>,
+    pub autosave_stamp: Option<Stamp>,
+    /// Why the game on screen is not all saved: the last autosave failed. Shown until a save
+    /// succeeds; quitting asks first.
+    pub unsaved: Option<String>,
+}
+
+/// What saving to a file the player named would do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SaveTarget {
+    /// Nothing is there, or it is this game's own file: save without asking.
+    Free,
+    /// Another game's record is there (described): ask before replacing it.
+    OtherGame(String),
 }
 
 /// What a change did, and why saving it failed if it did (the change stands: it is on screen
@@ -49,11 +65,13 @@ impl Session {
     /// A game read from a record, at its end.
     pub fn from_record(record: Record, replay: Replay, read_only: bool) -> Session {
         let save = (!record.file().is_empty()).then(|| PathBuf::from(record.file()));
+        let save_stamp = save.as_deref().and_then(|p| store::stamp(p).ok().flatten());
         Session {
             history: replay.history,
             record,
             files: Files {
                 save,
+                save_stamp,
                 ..Files::default()
             },
             read_only,
@@ -80,7 +98,8 @@ impl Session {
         (side, failed)
     }
 
-    /// Writes the autosave (and nothing else); says why it failed, if it did.
+    /// Writes the autosave (and nothing else); says why it failed, if it did, and keeps that
+    /// in [`Files::unsaved`] until a save succeeds.
     fn persist(&mut self) -> Option<String> {
         if self.read_only || self.history.played().is_empty() && self.files.autosave.is_none() {
             return None;
@@ -88,26 +107,64 @@ impl Session {
         self.record.update(&self.history);
         let dir = self.files.autosave_dir.clone()?;
         let result = match &self.files.autosave {
-            Some(path) => store::save(path, &self.record, Overwrite::Record),
+            Some(path) => save_over(path, &self.record, self.files.autosave_stamp).map(Some),
             None => store::start_autosave(&dir, &self.record).map(|p| {
+                let stamp = store::stamp(&p).ok().flatten();
                 self.files.autosave = Some(p);
+                stamp
             }),
         };
-        result.err().map(|e| format!("Autosave failed: {e}"))
+        match result {
+            Ok(stamp) => {
+                self.files.autosave_stamp = stamp;
+                self.files.unsaved = None;
+                None
+            }
+            Err(e) => {
+                let why = format!("Autosave failed: {e}");
+                self.files.unsaved = Some(why.clone());
+                Some(why)
+            }
+        }
     }
 
-    /// Saves to `path` (a record there is replaced; any other file is left alone) and saves
-    /// there from now on.
-    pub fn save_to(&mut self, path: PathBuf) -> Result<String, String> {
+    /// What is at `path`, before saving there: this game's own file, nothing, or another
+    /// game's record (which the player is asked about). Anything else is refused by the save.
+    pub fn save_target(&self, path: &std::path::Path) -> SaveTarget {
+        if self.files.save.as_deref() == Some(path) {
+            return SaveTarget::Free;
+        }
+        match Record::load(path) {
+            Ok(r) => SaveTarget::OtherGame(describe(&r)),
+            Err(_) => SaveTarget::Free,
+        }
+    }
+
+    /// Saves to `path` and saves there from now on: this game's own file again (unless another
+    /// program changed it since), a new file, or — when the player said so — another game's
+    /// record. A file that is not a record is never replaced.
+    pub fn save_to(&mut self, path: PathBuf, replace: bool) -> Result<String, String> {
         self.record.update(&self.history);
-        match store::save(&path, &self.record, Overwrite::Record) {
-            Ok(()) => {
+        let result = if self.files.save.as_ref() == Some(&path) {
+            save_over(&path, &self.record, self.files.save_stamp)
+        } else {
+            let overwrite = if replace {
+                Overwrite::Record
+            } else {
+                Overwrite::Never
+            };
+            store::lock(&path).and_then(|l| l.save(&self.record, overwrite))
+        };
+        match result {
+            Ok(stamp) => {
                 let said = format!(
                     "Saved {} to {}.",
                     crate::cli::count(self.record.moves().len(), "move"),
                     path.display()
                 );
                 self.files.save = Some(path);
+                self.files.save_stamp = Some(stamp);
+                self.files.unsaved = None;
                 Ok(said)
             }
             Err(e) => Err(format!("Not saved: {e}")),
@@ -122,6 +179,8 @@ impl Session {
         self.read_only = false;
         self.files.save = None;
         self.files.autosave = None;
+        self.files.save_stamp = None;
+        self.files.autosave_stamp = None;
         let Some(dir) = &self.files.autosave_dir else {
             return Ok(None);
         };
@@ -129,4 +188,36 @@ impl Session {
         self.files.autosave = Some(path.clone());
         Ok(Some(path))
     }
+}
+
+/// Saves over this game's own file: only if it still holds what this game last wrote or read
+/// there (else another program changed it), or, without a stamp, if it is a record.
+fn save_over(
+    path: &std::path::Path,
+    record: &Record,
+    stamp: Option<Stamp>,
+) -> Result<Stamp, taikyoku::record::RecordError> {
+    let overwrite = stamp.map_or(Overwrite::Record, Overwrite::Unchanged);
+    store::lock(path)?.save(record, overwrite)
+}
+
+/// "Alice vs Bob, 42 moves, started 2026-11-30T16:00:05Z", for asking before replacing it.
+pub fn describe(r: &Record) -> String {
+    let name = |n: &str| {
+        if n.is_empty() {
+            "?".to_string()
+        } else {
+            n.to_string()
+        }
+    };
+    let mut s = format!(
+        "{} vs {}, {} moves",
+        name(&r.black),
+        name(&r.white),
+        r.moves().len()
+    );
+    if !r.started.is_empty() {
+        s.push_str(&format!(", started {}", r.started));
+    }
+    s
 }

@@ -18,6 +18,9 @@ pub struct Status {
     pub text: String,
     /// It needs attention (an error, a refusal).
     pub warning: bool,
+    /// The game on screen is not all saved (the last autosave failed): a marker stays on the
+    /// line, whatever message follows, until a save succeeds.
+    pub unsaved: bool,
 }
 
 impl Status {
@@ -25,16 +28,12 @@ impl Status {
     pub fn update(&mut self, msg: Msg) -> Option<Msg> {
         match msg {
             Msg::Say(text) => {
-                *self = Status {
-                    text,
-                    warning: false,
-                }
+                self.text = text;
+                self.warning = false;
             }
             Msg::Warn(text) => {
-                *self = Status {
-                    text,
-                    warning: true,
-                }
+                self.text = text;
+                self.warning = true;
             }
             other => return Some(other),
         }
@@ -70,9 +69,14 @@ impl Status {
         }
         .add_modifier(Modifier::REVERSED);
         buf.set_string(area.x, area.y, &turn, turn_style);
+        let mut x = area.x + turn.width() as u16 + 1;
+        if self.unsaved {
+            let mark = " NOT SAVED ";
+            buf.set_string(x, area.y, mark, t.warning.add_modifier(Modifier::REVERSED));
+            x += mark.width() as u16 + 1;
+        }
         // The rule set always shows at the right (the game too when there is room for it).
         let rules = &h.rules().rule_set.name;
-        let x = area.x + turn.width() as u16 + 1;
         let long = format!(" {} · {rules} rules ", h.rules().game.name);
         let short = format!(" {rules} rules ");
         let room = area.right().saturating_sub(x);

@@ -1140,7 +1140,11 @@ fn the_rule_set_is_shown_and_the_promotion_question_names_the_new_piece() {
 fn the_side_panel_uses_spare_width_hides_and_its_card_scrolls() {
     let mut app = start("wikipedia");
     let a = view::areas(&app, Rect::new(0, 0, 240, 70));
-    assert_eq!(a.card.unwrap().width, 240 - 184, "the width the board leaves");
+    assert_eq!(
+        a.card.unwrap().width,
+        240 - 184,
+        "the width the board leaves"
+    );
     assert_eq!(a.minimap, None, "the whole board shows: no minimap needed");
     assert!(a.moves.is_some());
     // `w`: narrow, hidden (the board takes the width), back.
@@ -1168,7 +1172,10 @@ fn the_side_panel_uses_spare_width_hides_and_its_card_scrolls() {
     assert!(t.contains("@ go on") && t.contains("{ back"), "{t}");
     let t = text(&render(&app, 240, 70));
     assert!(t.contains("☆ jumps to"), "{t}");
-    assert!(!t.contains("◆ range capture"), "only the symbols it uses: {t}");
+    assert!(
+        !t.contains("◆ range capture"),
+        "only the symbols it uses: {t}"
+    );
     // Another piece's card starts at its top.
     goto(&mut app, 17, 10);
     let t = text(&render(&app, 100, 30));
@@ -1213,16 +1220,29 @@ fn status_lines_say_things_once_and_in_good_english() {
     goto(&mut app, 35, 35);
     key(&mut app, KeyCode::Enter);
     let t = &app.status.text;
-    assert!(t.starts_with("1. Black R1.36x1.1+. Game over: Black wins"), "{t}");
+    assert!(
+        t.starts_with("1. Black R1.36x1.1+. Game over: Black wins"),
+        "{t}"
+    );
     key(&mut app, KeyCode::Enter);
-    assert!(app.status.text.contains("over: Black won"), "{}", app.status.text);
+    assert!(
+        app.status.text.contains("over: Black won"),
+        "{}",
+        app.status.text
+    );
     key(&mut app, KeyCode::Home);
     let t = &app.status.text;
-    assert_eq!(t, "Home (to the start) works only in a replay: taikyoku replay FILE.");
+    assert_eq!(
+        t,
+        "Home (to the start) works only in a replay: taikyoku replay FILE."
+    );
     keys(&mut app, "/rok");
     key(&mut app, KeyCode::Enter);
     let t = &app.status.text;
-    assert!(t.contains("Rook (R)") && t.ends_with("?") && !t.contains("?."), "{t}");
+    assert!(
+        t.contains("Rook (R)") && t.ends_with("?") && !t.contains("?."),
+        "{t}"
+    );
     // A pawn's card counts one square in the singular.
     let mut app = start("wikipedia");
     goto(&mut app, 17, 10);
@@ -1230,4 +1250,162 @@ fn status_lines_say_things_once_and_in_good_english() {
     assert!(t.contains("1 square it can reach from here"), "{t}");
     pawn_move(&mut app, 17, 10, 11);
     assert_eq!(app.status.text, "1. Black P19.26-19.25.");
+}
+
+/// An app whose game is loaded from the record at `path` (as `play --load` does).
+fn loaded(path: &std::path::Path) -> App {
+    let rec = taikyoku::record::Record::load(path).unwrap();
+    let replay = rec.replay(&rules("wikipedia").game).unwrap();
+    let mut app = App::from_record(
+        rec,
+        replay,
+        Keymap::default(),
+        Theme::default_theme(),
+        false,
+        false,
+    );
+    app.layout(Rect::new(0, 0, 200, 60));
+    app
+}
+
+fn save_as(app: &mut App, path: &std::path::Path) {
+    keys(app, "s");
+    keys(app, path.to_str().unwrap());
+    key(app, KeyCode::Enter);
+}
+
+#[test]
+fn a_failed_autosave_stays_visible_and_quitting_offers_to_save_elsewhere() {
+    let dir = tempfile::tempdir().unwrap();
+    // The autosave directory cannot be made: a file is in the way.
+    let blocked = dir.path().join("blocked");
+    std::fs::write(&blocked, "").unwrap();
+    let mut app = start("wikipedia");
+    app.session.files.autosave_dir = Some(blocked.join("autosave"));
+    pawn_move(&mut app, 17, 10, 11);
+    assert!(app.status.warning && app.status.text.contains("Autosave failed"));
+    // The game goes on, and the marker stays whatever the status line says next.
+    pawn_move(&mut app, 17, 25, 24);
+    key(&mut app, KeyCode::Char('?'));
+    key(&mut app, KeyCode::Esc);
+    assert_eq!(app.history().point(), 2);
+    assert!(text(&render(&app, 120, 40)).contains("NOT SAVED"));
+    // Quitting warns, and "no" offers to save elsewhere.
+    keys(&mut app, "q");
+    assert!(!app.quit);
+    let Some(Dialog::Confirm { kind, question }) = &app.dialog else {
+        panic!("{:?}", app.dialog)
+    };
+    assert_eq!(*kind, ConfirmKind::QuitUnsaved);
+    assert!(question.contains("NOT saved") && question.contains("Autosave failed"));
+    keys(&mut app, "n");
+    assert!(matches!(app.dialog, Some(Dialog::Prompt { .. })));
+    let file = dir.path().join("rescued.toml");
+    keys(&mut app, file.to_str().unwrap());
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(saved_moves(&file).len(), 2);
+    assert!(!text(&render(&app, 120, 40)).contains("NOT SAVED"));
+    // Once the autosave works again, the marker is gone for good.
+    app.session.files.autosave_dir = Some(dir.path().join("autosave"));
+    pawn_move(&mut app, 16, 10, 11);
+    assert!(
+        !app.status.unsaved && !app.status.warning,
+        "{}",
+        app.status.text
+    );
+}
+
+#[test]
+fn saving_over_another_game_asks_and_saving_again_does_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("alice.toml");
+    let mut alice = start("wikipedia");
+    alice.session.record.black = "Alice".into();
+    pawn_move(&mut alice, 17, 10, 11);
+    save_as(&mut alice, &file);
+    assert_eq!(saved_moves(&file).len(), 1);
+    let mut other = start("wikipedia");
+    pawn_move(&mut other, 16, 10, 11);
+    pawn_move(&mut other, 16, 25, 24);
+    save_as(&mut other, &file);
+    let Some(Dialog::Confirm { question, .. }) = &other.dialog else {
+        panic!("{:?}", other.dialog)
+    };
+    assert!(
+        question.contains("another game") && question.contains("Alice vs ?, 1 moves, started"),
+        "{question}"
+    );
+    keys(&mut other, "n");
+    assert_eq!(saved_moves(&file).len(), 1, "Alice's game is kept");
+    save_as(&mut other, &file);
+    keys(&mut other, "y");
+    assert_eq!(saved_moves(&file).len(), 2);
+    // The same game again: no question.
+    pawn_move(&mut other, 15, 10, 11);
+    keys(&mut other, "s");
+    assert_eq!(other.dialog, None);
+    assert_eq!(saved_moves(&file).len(), 3);
+}
+
+#[test]
+fn two_games_on_one_record_never_overwrite_each_other() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("g.toml");
+    let mut first = start("wikipedia");
+    save_as(&mut first, &file);
+    let mut a = loaded(&file);
+    let mut b = loaded(&file);
+    pawn_move(&mut a, 17, 10, 11);
+    keys(&mut a, "s");
+    assert_eq!(saved_moves(&file), ["P19.26-19.25"]);
+    pawn_move(&mut b, 16, 10, 11);
+    keys(&mut b, "s");
+    assert!(
+        b.status.warning && b.status.text.contains("changed by another program"),
+        "{}",
+        b.status.text
+    );
+    assert_eq!(saved_moves(&file), ["P19.26-19.25"], "a's move is kept");
+}
+
+#[test]
+fn pasted_text_goes_into_a_prompt_only() {
+    let mut app = start("wikipedia");
+    app.update(Msg::Paste("hjkl".repeat(2500)));
+    assert!(app.status.warning, "{}", app.status.text);
+    keys(&mut app, "g");
+    app.update(Msg::Paste("12.3\n4".into()));
+    let Some(Dialog::Prompt { text, .. }) = &app.dialog else {
+        panic!("{:?}", app.dialog)
+    };
+    assert_eq!(text, "12.34");
+}
+
+#[test]
+fn keys_beyond_a_burst_are_dropped_until_quiet_but_never_ctrl_c() {
+    let press = |code, modifiers| {
+        Msg::Key(KeyEvent {
+            code,
+            modifiers,
+            kind: KeyEventKind::Press,
+            state: KeyEventState::NONE,
+        })
+    };
+    let h = press(KeyCode::Char('h'), KeyModifiers::NONE);
+    let ctrl_c = press(KeyCode::Char('c'), KeyModifiers::CONTROL);
+    let mut flood = super::Flood::default();
+    let mut taken = 0;
+    for _ in 0..64 {
+        assert!(!flood.drops(&h, &mut taken));
+    }
+    assert!(flood.drops(&h, &mut taken));
+    assert!(!flood.drops(&ctrl_c, &mut taken));
+    // The next frame still drops, until the input has been quiet.
+    let mut taken = 0;
+    assert!(flood.drops(&h, &mut taken));
+    let Msg::Warn(said) = flood.end() else {
+        panic!()
+    };
+    assert!(said.contains("Ignored 2 keys"), "{said}");
+    assert!(!flood.drops(&h, &mut taken));
 }
