@@ -122,10 +122,12 @@ pub fn areas(app: &App, area: Rect) -> Areas {
     let width = match app.panel.width {
         PanelWidth::Hidden => 0,
         PanelWidth::Narrow => NARROW_WIDTH,
-        PanelWidth::Auto => main
-            .width
-            .saturating_sub(need.0)
-            .clamp(PANEL_WIDTH, MAX_PANEL_WIDTH),
+        // The width the board leaves; narrower than usual if that lets the whole board show.
+        PanelWidth::Auto => match main.width.saturating_sub(need.0) {
+            spare if spare >= PANEL_WIDTH => spare.min(MAX_PANEL_WIDTH),
+            spare if spare >= NARROW_WIDTH => spare,
+            _ => PANEL_WIDTH,
+        },
     }
     .min(main.width / 2);
     let [board, panel] =
