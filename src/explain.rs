@@ -222,6 +222,9 @@ struct LineReach {
     /// Squares it jumps to (over whatever stands before them), each with how far it may then
     /// go on (`None`: to the edge).
     leaps: Vec<(i32, Option<i32>)>,
+    /// Squares it jumps over without being able to stop just beyond (it must go on): the
+    /// square jumped, then the first and last squares it may land on (`None`: the edge).
+    passes: Vec<(i32, i32, Option<i32>)>,
     rider: Option<Rider>,
 }
 
@@ -462,6 +465,7 @@ fn line_reach(lab: &Lab, u: Vec2, rings: &[Probe], hops: &[Probe]) -> LineReach 
         quiet: (1..=slide).any(quiet),
         capture: (1..=slide).any(capture),
         leaps: Vec::new(),
+        passes: Vec::new(),
         rider: None,
     };
     if edge >= 2 && jumps.len() as i32 == edge - 1 && slide == edge {
@@ -495,6 +499,23 @@ fn line_reach(lab: &Lab, u: Vec2, rings: &[Probe], hops: &[Probe]) -> LineReach 
             Some(on)
         };
         line.leaps.push((k, on));
+    }
+    // Jumps over a piece that the leaps above (which pass whatever stands before them) do
+    // not explain: it lands further on.
+    for b in 1..edge {
+        let explained = |n: i32| {
+            line.leaps
+                .iter()
+                .any(|&(k, on)| k > b && (k..=k + on.unwrap_or(edge)).contains(&n))
+        };
+        let beyond: Vec<i32> = (b + 1..=edge)
+            .filter(|&n| ring(b).reaches(at(n)) && !explained(n))
+            .collect();
+        if let (Some(&first), Some(&last)) = (beyond.first(), beyond.last())
+            && beyond.len() as i32 == last - first + 1
+        {
+            line.passes.push((b, first, (last < edge).then_some(last)));
+        }
     }
     line
 }
@@ -541,6 +562,20 @@ fn line_words(l: &LineReach) -> Vec<((u8, i32), String)> {
     let mut by_on: BTreeMap<Option<i32>, Vec<i32>> = BTreeMap::new();
     for &(k, on) in &l.leaps {
         by_on.entry(on).or_default().push(k);
+    }
+    for &(b, first, last) in &l.passes {
+        let land = match last {
+            None => format!("landing anywhere from the {} square on", ordinal(first)),
+            Some(n) => format!(
+                "landing from the {} to the {} square",
+                ordinal(first),
+                ordinal(n)
+            ),
+        };
+        out.push((
+            (2, b),
+            format!("jumps over the {} square, {land}", ordinal(b)),
+        ));
     }
     for (on, ks) in by_on {
         let names: Vec<String> = ks.iter().map(|&k| ordinal(k)).collect();
@@ -757,6 +792,9 @@ fn radius(obs: &Observed) -> i32 {
         for &(k, on) in &l.leaps {
             r = r.max(k + on.unwrap_or(0));
         }
+        for &(_, first, last) in &l.passes {
+            r = r.max(last.unwrap_or(first));
+        }
     }
     for v in obs.leaps.keys() {
         r = r.max(v.king_len());
@@ -793,6 +831,11 @@ fn diagram(obs: &Observed) -> String {
         }
         for &(k, on) in &l.leaps {
             for n in k..=k + on.unwrap_or(radius) {
+                note(u.scale(n), Mark::Jump);
+            }
+        }
+        for &(_, first, last) in &l.passes {
+            for n in first..=last.unwrap_or(radius) {
                 note(u.scale(n), Mark::Jump);
             }
         }

@@ -198,8 +198,8 @@ struct RawGame {
     name: String,
     files: Spanned<u8>,
     ranks: Spanned<u8>,
-    pieces: String,
-    setup: String,
+    pieces: Spanned<String>,
+    setup: Spanned<String>,
     default: Spanned<String>,
     end: RawEnd,
     #[serde(default)]
@@ -435,9 +435,16 @@ impl Game {
         let src = Source::new(&name, &text);
         let raw: RawGame = src.parse_toml()?;
         let dims = board(&src, &raw)?;
-        let (pname, ptext) = data.read(&raw.pieces)?;
+        // A path that leaves the data directory is reported where the game file names it.
+        let named = |rel: &Spanned<String>| {
+            inside(rel.get_ref()).map_err(|e| {
+                src.error_span(&rel.span(), format!("{:?}: {}", rel.get_ref(), e.message))
+            })?;
+            data.read(rel.get_ref())
+        };
+        let (pname, ptext) = named(&raw.pieces)?;
         let catalogue = Catalogue::parse(&Source::new(&pname, &ptext))?;
-        let (sname, stext) = data.read(&raw.setup)?;
+        let (sname, stext) = named(&raw.setup)?;
         let setup = Setup::parse(&Source::new(&sname, &stext), &catalogue, dims)?;
         let fingerprint = fingerprint(&[&text, &ptext, &stext]);
         let end = EndRule::parse(&src, raw.end, &catalogue, &pname)?;

@@ -300,12 +300,19 @@ fn data_files_stay_in_the_data_directory_and_are_regular() {
         let data = data_dir_with(|p| p);
         let text = std::fs::read_to_string(rules_file(&data)).unwrap();
         let text = text.replace("pieces = \"pieces.toml\"", &format!("pieces = {pieces:?}"));
-        std::fs::write(rules_file(&data), text).unwrap();
+        std::fs::write(rules_file(&data), &text).unwrap();
         let e = fails(&["pieces", "--data", data.path().to_str().unwrap()]);
         assert!(
             e.contains("relative path inside the data directory"),
             "{pieces}: {e}"
         );
+        // Reported where the game file names it.
+        let line = 1 + text
+            .lines()
+            .position(|l| l.starts_with("pieces ="))
+            .unwrap();
+        let place = format!("rules/taikyoku.toml:{line}:10: {pieces:?}");
+        assert!(e.contains(&place), "{e}");
     }
     let data = data_dir_with(|p| p);
     std::fs::remove_file(data.path().join("pieces.toml")).unwrap();
