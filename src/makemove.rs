@@ -23,8 +23,8 @@ impl Rules {
     /// Plays `m` (one of the position's legal moves) in place; [`Rules::unmake`] with the
     /// returned token takes it back. Moves must be unmade in the reverse order they were made.
     pub fn make(&self, pos: &mut Position, m: &Move) -> Undo {
-        let from = pos.index(m.from);
-        let to = pos.index(m.to);
+        let from = self.cell_index(m.from);
+        let to = self.cell_index(m.to);
         let undo = Undo {
             m: *m,
             mover: pos.cell(from),
@@ -32,7 +32,7 @@ impl Rules {
             outcome: pos.outcome(),
         };
         for sq in m.victims(self.dims()) {
-            let i = pos.index(sq);
+            let i = self.cell_index(sq);
             pos.removed.push((i as u32, pos.cell(i)));
             pos.put_index(i, EMPTY, &self.vital);
         }
@@ -40,7 +40,10 @@ impl Rules {
         pos.put_index(to, self.arriving(undo.mover, m), &self.vital);
         pos.set_to_move(pos.to_move().opponent());
         pos.ply += 1;
-        self.update_outcome(pos);
+        // Only a capture or a promotion changes which pieces each side has.
+        if m.captures() || m.promotes() {
+            self.update_outcome(pos);
+        }
         undo
     }
 
@@ -59,8 +62,8 @@ impl Rules {
     /// Takes back the move [`Rules::make`] returned `undo` for (it must be the last one made
     /// and not yet unmade).
     pub fn unmake(&self, pos: &mut Position, undo: Undo) {
-        pos.put_index(pos.index(undo.m.to), EMPTY, &self.vital);
-        pos.put_index(pos.index(undo.m.from), undo.mover, &self.vital);
+        pos.put_index(self.cell_index(undo.m.to), EMPTY, &self.vital);
+        pos.put_index(self.cell_index(undo.m.from), undo.mover, &self.vital);
         while pos.removed.len() > undo.mark as usize {
             let (i, cell) = pos.removed.pop().expect("above the mark");
             pos.put_index(i as usize, cell, &self.vital);

@@ -107,10 +107,10 @@ impl MoveCache {
     }
 
     /// Marks (with a fresh epoch) every base piece whose moves read a cell `m` changes.
-    fn mark_dirty(&mut self, pos: &Position, m: &Move, dims: crate::geometry::Dims) -> u32 {
+    fn mark_dirty(&mut self, rules: &Rules, m: &Move) -> u32 {
         let epoch = self.next_epoch();
-        let changed = [m.from, m.to].into_iter().chain(m.victims(dims));
-        for c in changed.map(|sq| pos.index(sq)) {
+        let changed = [m.from, m.to].into_iter().chain(m.victims(rules.dims()));
+        for c in changed.map(|sq| rules.cell_index(sq)) {
             let (a, b) = (self.watch_start[c], self.watch_start[c + 1]);
             for &p in &self.watchers[a as usize..b as usize] {
                 self.stamp[p as usize] = epoch;
@@ -126,7 +126,7 @@ impl MoveCache {
             return;
         }
         let side = self.side.expect("built");
-        let epoch = self.mark_dirty(pos, m, rules.dims());
+        let epoch = self.mark_dirty(rules, m);
         for idx in pos.side_cells(side) {
             if self.stamp[idx] != epoch && pos.cell(idx) == self.base[idx] {
                 let (a, b) = self.range[idx];
@@ -152,7 +152,7 @@ impl MoveCache {
         let epoch = self.next_epoch();
         let mut n = self.moves.len() as i64;
         let changed = [m.from, m.to].into_iter().chain(m.victims(rules.dims()));
-        for c in changed.map(|sq| pos.index(sq)) {
+        for c in changed.map(|sq| rules.cell_index(sq)) {
             n += self.recount(rules, pos, c, epoch);
             let (a, b) = (
                 self.watch_start[c] as usize,

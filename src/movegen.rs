@@ -67,9 +67,13 @@ impl Move {
             .filter(|&i| self.took & (1 << i) != 0)
             .map(|i| self.stops[i]);
         let last = self.path().last().copied().unwrap_or(self.from);
-        let (fx, fy) = dims.xy(last);
-        let (tx, ty) = dims.xy(self.to);
-        let step = (ty - fy).signum() * dims.files as i32 + (tx - fx).signum();
+        // Only a range flight needs the line's direction (and its divisions).
+        let step = if self.line == 0 {
+            0
+        } else {
+            let ((fx, fy), (tx, ty)) = (dims.xy(last), dims.xy(self.to));
+            (ty - fy).signum() * dims.files as i32 + (tx - fx).signum()
+        };
         let mut bits = self.line;
         let line = std::iter::from_fn(move || {
             (bits != 0).then(|| {
@@ -795,10 +799,18 @@ pub(crate) fn piece_moves_traced(
         captures_only: scratch.captures_only,
         trace,
     };
+    // When only existence matters, stop after the first ray that yields a move.
+    let done = |out: &Vec<Move>| scratch.existence && out.len() > start;
     for ray in &compiled.simple {
+        if done(out) {
+            break;
+        }
         ctx.walk_simple(ray, out, &mut keys);
     }
     for ray in &compiled.rays {
+        if done(out) {
+            break;
+        }
         ctx.walk(idx, ray, out, &mut keys, false);
     }
     if compiled.dedup && !scratch.existence {

@@ -191,6 +191,28 @@ impl Position {
             && self.occupied == fresh.occupied
     }
 
+    /// The mailbox cells holding `side`'s pieces, the most advanced first (from the far rank
+    /// back): the pieces likeliest to have a move, for a test that stops at the first.
+    pub(crate) fn side_cells_front_first(&self, side: Side) -> impl Iterator<Item = usize> + '_ {
+        let words = &self.occupied[side.index()];
+        let forward = side == Side::White;
+        (0..words.len()).flat_map(move |k| {
+            let w = if forward { k } else { words.len() - 1 - k };
+            let mut bits = words[w];
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let b = if forward {
+                        bits.trailing_zeros()
+                    } else {
+                        63 - bits.leading_zeros()
+                    };
+                    bits &= !(1 << b);
+                    w * 64 + b as usize
+                })
+            })
+        })
+    }
+
     /// The mailbox cells holding `side`'s pieces, in square order.
     #[inline]
     pub(crate) fn side_cells(&self, side: Side) -> impl Iterator<Item = usize> + '_ {

@@ -25,6 +25,8 @@ pub struct Rules {
     pub(crate) kinds: KindTable,
     /// Per kind, whether the game's end rule counts it (the position keeps their count).
     pub(crate) vital: Vec<bool>,
+    /// Per square, its mailbox cell (a lookup instead of [`Position::index`]'s division).
+    cell_of: Vec<u32>,
     pad: usize,
 }
 
@@ -133,8 +135,11 @@ impl Rules {
             readings,
             kinds,
             vital,
+            cell_of: Vec::new(),
             pad,
         };
+        let empty = rules.empty_position();
+        rules.cell_of = dims.squares().map(|sq| empty.index(sq) as u32).collect();
         if forced {
             rules.kinds.stuck = rules.stuck_tables();
         }
@@ -179,6 +184,12 @@ impl Rules {
 
     pub fn dims(&self) -> Dims {
         self.game.dims
+    }
+
+    /// The mailbox cell of a square.
+    #[inline]
+    pub(crate) fn cell_index(&self, sq: Square) -> usize {
+        self.cell_of[sq.0 as usize] as usize
     }
 
     /// An empty board of this game, Black to move.
@@ -350,7 +361,8 @@ impl Rules {
 
     /// How the game stands: over by royal capture or resignation, or because the side to move
     /// has no legal move (it loses). Cheap: generation stops at the first piece that has a
-    /// move, as cozy-chess's `status()` does.
+    /// move, as cozy-chess's `status()` does, trying the most advanced pieces first (at the
+    /// opening the back ranks are blocked in).
     pub fn outcome(&self, pos: &Position) -> Option<Outcome> {
         pos.outcome().or_else(|| {
             (!self.has_legal_move(pos)).then(|| Outcome {
@@ -364,7 +376,7 @@ impl Rules {
     fn has_legal_move(&self, pos: &Position) -> bool {
         let mut scratch = Scratch::existence();
         let mut out = Vec::with_capacity(64);
-        pos.side_cells(pos.to_move()).any(|idx| {
+        pos.side_cells_front_first(pos.to_move()).any(|idx| {
             movegen::piece_moves(
                 pos,
                 idx,
