@@ -294,12 +294,12 @@ impl App {
         match kind {
             ConfirmKind::Quit => "Quit this game? y / n".into(),
             ConfirmKind::QuitUnsaved => format!(
-                "The last moves are NOT saved ({}). Quit and lose them? y quits; n saves them elsewhere",
+                "Last moves NOT saved: y quits and loses them, n saves them elsewhere ({})",
                 self.session.files.unsaved.as_deref().unwrap_or("")
             ),
             ConfirmKind::Replace => match &self.pending_save {
                 Some((path, other)) => format!(
-                    "{} holds another game ({other}). Replace it with this one? y / n",
+                    "Replace another game? y / n: {} holds {other}",
                     path.display()
                 ),
                 None => String::new(),

@@ -1297,7 +1297,7 @@ fn a_failed_autosave_stays_visible_and_quitting_offers_to_save_elsewhere() {
         panic!("{:?}", app.dialog)
     };
     assert_eq!(*kind, ConfirmKind::QuitUnsaved);
-    assert!(question.contains("NOT saved") && question.contains("Autosave failed"));
+    assert!(question.contains("NOT saved: y quits") && question.contains("Autosave failed"));
     keys(&mut app, "n");
     assert!(matches!(app.dialog, Some(Dialog::Prompt { .. })));
     let file = dir.path().join("rescued.toml");
@@ -1332,7 +1332,8 @@ fn saving_over_another_game_asks_and_saving_again_does_not() {
         panic!("{:?}", other.dialog)
     };
     assert!(
-        question.contains("another game") && question.contains("Alice vs ?, 1 moves, started"),
+        question.starts_with("Replace another game? y / n")
+            && question.contains("holds Alice vs ?, 1 moves, started"),
         "{question}"
     );
     keys(&mut other, "n");
