@@ -44,6 +44,9 @@ pub enum Command {
     Play(PlayArgs),
     /// Replay a game record in the terminal: step through it, or play on from any move.
     Replay(ReplayArgs),
+    /// List recent and unfinished games (autosaves and the games folder); `recent N` opens
+    /// the Nth to play on.
+    Recent(RecentArgs),
     /// Show a piece's card: names, movement, promotion, sources and a move diagram.
     Piece(PieceArgs),
     /// List every piece kind.
@@ -137,6 +140,18 @@ pub struct PlayArgs {
 pub struct ReplayArgs {
     /// The record to replay (read-only; `b` plays on from any move as a new game).
     pub file: PathBuf,
+    /// Show pieces by their ASCII codes instead of kanji.
+    #[arg(long)]
+    pub ascii: bool,
+    /// Colour theme: default, high-contrast or colour-blind.
+    #[arg(long, value_name = "NAME")]
+    pub theme: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct RecentArgs {
+    /// The number of the game to open, as listed.
+    pub number: Option<usize>,
     /// Show pieces by their ASCII codes instead of kanji.
     #[arg(long)]
     pub ascii: bool,
@@ -348,6 +363,39 @@ fn out(s: &str) -> Result<(), CliError> {
     }
 }
 
+/// Opens the terminal game on a record: to replay it (`read_only`) or to play on.
+fn open_record(
+    game: (Record, Replay),
+    ascii: bool,
+    theme: Option<String>,
+    read_only: bool,
+    play: impl FnOnce(Rules, Position, PlayOptions) -> Result<(), TuiError>,
+) -> Result<(), CliError> {
+    let rules = replay_rules(&game.1)?;
+    let pos = rules.start_position();
+    let options = PlayOptions {
+        ascii,
+        theme,
+        game: Some(game),
+        read_only,
+        offer_resume: false,
+    };
+    Ok(play(rules, pos, options)?)
+}
+
+/// The numbered list of recent games, with their files.
+fn recent_text(games: &[crate::tui::session::Listed]) -> String {
+    if games.is_empty() {
+        return "No saved or autosaved game yet.\n".into();
+    }
+    let mut s = String::new();
+    for (i, g) in games.iter().enumerate() {
+        s += &format!("{:>3}. {}\n     {}\n", i + 1, g.line, g.path.display());
+    }
+    s += "taikyoku recent N opens game N.\n";
+    s
+}
+
 /// Runs a parsed command line. `play` opens the terminal game.
 pub fn run(
     cli: Cli,
@@ -393,16 +441,21 @@ pub fn run(
         Some(Command::Replay(a)) => {
             refuse_rules(&rs, &a.file)?;
             let game = load_replay(g, &a.file)?;
-            let rules = replay_rules(&game.1)?;
-            let pos = rules.start_position();
-            let options = PlayOptions {
-                ascii: a.ascii,
-                theme: a.theme,
-                game: Some(game),
-                read_only: true,
-                offer_resume: false,
+            open_record(game, a.ascii, a.theme, true, play)
+        }
+        Some(Command::Recent(a)) => {
+            let games = crate::tui::session::recent_games();
+            let Some(n) = a.number else {
+                return out(&recent_text(&games));
             };
-            Ok(play(rules, pos, options)?)
+            let Some(chosen) = n.checked_sub(1).and_then(|i| games.get(i)) else {
+                return Err(CliError::Usage(format!(
+                    "recent {n}: there are {} games (taikyoku recent lists them)",
+                    games.len()
+                )));
+            };
+            let game = load_replay(g, &chosen.path)?;
+            open_record(game, a.ascii, a.theme, false, play)
         }
         Some(Command::Piece(a)) => piece(g, &rs, a),
         Some(Command::Pieces) => pieces(g, &rs),

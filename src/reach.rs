@@ -27,7 +27,7 @@ pub mod mark {
 
 /// The flags of every square the `moves` (of one piece, in `pos`) reach, after `legs` of their
 /// stops have been chosen (0 while hovering): the next stop or the destination of each, and
-/// the pieces each would remove from there on. The start square counts as a destination only
+/// the pieces each would remove (those on stops already chosen too). The start square counts as a destination only
 /// when a chosen leg has left it (a move coming back to it: igui, pass).
 pub fn reach<'a>(
     rules: &Rules,
@@ -64,9 +64,9 @@ pub fn reach<'a>(
         }
         for &c in captures.iter().filter(|&&c| c != m.to) {
             let on_way = path.iter().position(|&s| s == c);
+            // A chosen stop that takes a piece stays marked: it is taken whatever comes next.
             match on_way {
-                Some(k) if k >= legs => out.push((c, mark::TAKEN_ON_WAY)),
-                Some(_) => {}
+                Some(_) => out.push((c, mark::TAKEN_ON_WAY)),
                 None => out.push((c, mark::RANGE_VICTIM)),
             }
         }
@@ -133,7 +133,11 @@ mod tests {
             .collect();
         let next = reach(&r, &pos, &after, 1);
         assert_ne!(flags(&next, lion) & mark::QUIET, 0);
-        assert_eq!(flags(&next, pawn) & mark::TAKEN_ON_WAY, 0, "already chosen");
+        assert_eq!(
+            flags(&next, pawn) & (mark::TAKEN_ON_WAY | mark::STOP),
+            mark::TAKEN_ON_WAY,
+            "chosen: taken whatever comes next, no longer a stop to choose"
+        );
     }
 
     #[test]

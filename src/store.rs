@@ -356,15 +356,20 @@ pub fn start_autosave(dir: &Path, record: &Record) -> Result<PathBuf, RecordErro
     unreachable!("some name is free")
 }
 
-/// The unfinished game in `dir` saved last (by its `updated` date, else the file's time), to
-/// offer to resume it. Files that are not records, or whose game has ended, are passed over;
-/// a missing directory has none.
-pub fn latest_unfinished(dir: &Path) -> io::Result<Option<(PathBuf, Record)>> {
+/// Where the game saves a record given a relative name: `games/` in [`data_dir`].
+pub fn games_dir() -> Option<PathBuf> {
+    data_dir().map(|d| d.join("games"))
+}
+
+/// The game records in `dir` (`*.toml` files that load as records; others are passed over),
+/// each with when it was last played (its `updated` date, else the file's time), the latest
+/// first. A missing directory has none.
+pub fn records_in(dir: &Path) -> io::Result<Vec<(SystemTime, PathBuf, Record)>> {
     let entries = match fs::read_dir(dir) {
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
         r => r?,
     };
-    let mut best: Option<(SystemTime, PathBuf, Record)> = None;
+    let mut out = Vec::new();
     for entry in entries {
         let path = entry?.path();
         if path.extension().is_none_or(|e| e != "toml") {
@@ -373,21 +378,24 @@ pub fn latest_unfinished(dir: &Path) -> io::Result<Option<(PathBuf, Record)>> {
         let Ok(record) = Record::load(&path) else {
             continue;
         };
-        if record.outcome.is_some() {
-            continue;
-        }
         let when = humantime::parse_rfc3339_weak(&record.updated)
             .ok()
             .or_else(|| fs::metadata(&path).and_then(|m| m.modified()).ok())
             .unwrap_or(UNIX_EPOCH);
-        if best
-            .as_ref()
-            .is_none_or(|(t, p, _)| (when, &path) > (*t, p))
-        {
-            best = Some((when, path, record));
-        }
+        out.push((when, path, record));
     }
-    Ok(best.map(|(_, p, r)| (p, r)))
+    out.sort_by(|a, b| (b.0, &b.1).cmp(&(a.0, &a.1)));
+    Ok(out)
+}
+
+/// The unfinished game in `dir` saved last (by its `updated` date, else the file's time), to
+/// offer to resume it. Files that are not records, or whose game has ended, are passed over;
+/// a missing directory has none.
+pub fn latest_unfinished(dir: &Path) -> io::Result<Option<(PathBuf, Record)>> {
+    Ok(records_in(dir)?
+        .into_iter()
+        .find(|(_, _, r)| r.outcome.is_none())
+        .map(|(_, p, r)| (p, r)))
 }
 
 #[cfg(test)]

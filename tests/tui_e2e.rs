@@ -214,12 +214,41 @@ fn a_killed_game_loses_no_move_and_is_offered_again() {
     let t2 = Tmux::start("resume", &command(dir.path(), "", ""), 160, 48).expect("tmux starts");
     let s = t2.wait_for("Resume the unfinished game");
     assert!(s.contains("1 moves"), "{s}");
-    t2.keys(&["y"]);
+    // A stray key does not answer: only Enter resumes (n would start a new game).
+    t2.keys(&["y", "j"]);
+    let s = t2.wait_for("Resume the unfinished game");
+    assert!(s.contains("Enter resumes"), "{s}");
+    t2.keys(&["Enter"]);
     let s = t2.wait_for("White to move");
     assert!(s.contains("P19.26-19.25"), "{s}");
+    // The resumed autosave has no name yet: s asks, and the name goes in the games folder.
+    t2.keys(&["s"]);
+    let s = t2.wait_for("a name goes in");
+    assert!(s.contains("games"), "{s}");
+    t2.keys(&["k", "e", "p", "t", "Enter"]);
+    t2.wait_for("Saved");
+    assert!(dir.path().join("data/games/kept.toml").is_file());
     t2.keys(&["q"]);
     let s = t2.wait_for("REPORTED");
     assert_restored(&s);
+    // `taikyoku recent` lists both files of the game, with its moves, and opens one.
+    let out = Command::new(env!("CARGO_BIN_EXE_taikyoku"))
+        .arg("recent")
+        .env("TAIKYOKU_DATA_DIR", dir.path().join("data"))
+        .output()
+        .unwrap();
+    let listed = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        listed.contains("kept.toml") && listed.contains("1 moves") && listed.contains("unfinished"),
+        "{listed}"
+    );
+    let t3 = Tmux::start("recent", &command(dir.path(), "", "recent 1"), 80, 24).expect("tmux");
+    let s = t3.wait_for("1 moves loaded");
+    assert!(s.contains("White to move"), "{s}");
+    t3.keys(&["q"]);
+    t3.wait_for("Quit this game?");
+    t3.keys(&["y"]);
+    assert_restored(&t3.wait_for("REPORTED"));
 }
 
 #[test]

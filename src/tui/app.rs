@@ -42,6 +42,9 @@ pub struct App {
     pub theme: Theme,
     /// The side panel's width and the part of it in front.
     pub panel: Panel,
+    /// Ask before a move that removes some of the mover's own pieces (`config.toml`:
+    /// `confirm_own_captures = false` turns it off).
+    pub confirm_own_captures: bool,
     pub quit: bool,
     /// Where background work posts its messages (none in tests: nothing runs behind them).
     pub tx: Option<Sender<Msg>>,
@@ -73,6 +76,7 @@ impl App {
             keymap,
             theme,
             panel: Panel::default(),
+            confirm_own_captures: true,
             quit: false,
             tx: None,
         }
@@ -95,6 +99,7 @@ impl App {
         let mut app = App::with_session(session, keymap, theme, ascii);
         if read_only {
             app.replay = Some(Replay::default());
+            app.board.read_only = true;
             app.update(Msg::Show(0));
             let welcome = Replay::welcome(app.history(), &app.keymap);
             app.update(Msg::Say(welcome));
@@ -147,7 +152,26 @@ impl App {
             Msg::Act(a) => self.act_on(a),
             Msg::Paste(text) => self.paste(&text),
             Msg::Play(m) => self.play(m),
+            Msg::PlayAnyway(m) => self.play_now(m),
             Msg::AskPromotion { yes, no } => self.open(Dialog::promote(h, yes, no)),
+            Msg::ChooseEnding { title, endings } => self.open(Dialog::Endings {
+                title,
+                endings,
+                chosen: 0,
+            }),
+            Msg::Finish(moves) => super::board::finish(moves),
+            Msg::Open(path) => self.open_game(path),
+            Msg::Ask(PromptKind::Save) => {
+                let note = match &self.session.files.games_dir {
+                    Some(d) => format!(" (a name goes in {}; .toml is added)", d.display()),
+                    None => " (.toml is added)".into(),
+                };
+                self.open(Dialog::Prompt {
+                    kind: PromptKind::Save,
+                    text: String::new(),
+                    note,
+                })
+            }
             Msg::Ask(kind) => self.open(Dialog::prompt(kind)),
             Msg::Submit(kind, text) => self.submit(kind, &text),
             Msg::Confirm(kind) => {
@@ -230,6 +254,14 @@ impl App {
                 None => Some(Msg::warn("Nothing to redo.")),
             },
             Action::Find => Some(Msg::Ask(PromptKind::Find)),
+            Action::SaveAs => Some(Msg::Ask(PromptKind::Save)),
+            Action::Recent => {
+                let games = super::session::recent_games();
+                if games.is_empty() {
+                    return Some(Msg::say("No saved or autosaved game yet."));
+                }
+                self.open(Dialog::Games { games, chosen: 0 })
+            }
             Action::Goto => Some(Msg::Ask(PromptKind::Goto)),
             Action::Save => match self.session.files.save.clone() {
                 Some(path) => Some(self.save_to(path, false)),
@@ -309,13 +341,18 @@ impl App {
             }
             ConfirmKind::Resume => match &self.pending_resume {
                 Some((_, r)) => format!(
-                    "Resume the unfinished game of {} ({} moves, {} rules)? y / n",
+                    "Resume the unfinished game of {} ({} moves, {} rules)? Enter resumes, n starts a new game ({} lists every game).",
                     r.updated,
                     r.moves().len(),
-                    r.rules
+                    r.rules,
+                    self.keymap.keys_of(Action::Recent)
                 ),
                 None => String::new(),
             },
+            ConfirmKind::OwnCapture(m) => format!(
+                "{}. Play it? y / n",
+                super::preview::describe(self.history(), &m)
+            ),
         }
     }
 
@@ -333,6 +370,7 @@ impl App {
             }
             (ConfirmKind::Resign, true) => self.resign(),
             (ConfirmKind::Resume, true) => self.resume(),
+            (ConfirmKind::OwnCapture(m), true) => Some(Msg::PlayAnyway(m)),
             (ConfirmKind::Resume, false) => {
                 self.pending_resume = None;
                 Some(Msg::Say(format!(
@@ -349,10 +387,17 @@ impl App {
         let h = &self.session.history;
         Some(match kind {
             PromptKind::Goto => self.board.go_to(h, text),
-            PromptKind::Find => self.board.find(h, text),
+            PromptKind::Find if text.is_empty() => match self.board.last_find.clone() {
+                Some(last) => self.board.find(h, &last),
+                None => Msg::warn("Nothing to find: type a piece's name, code or kanji."),
+            },
+            PromptKind::Find => {
+                self.board.last_find = Some(text.to_string());
+                self.board.find(h, text)
+            }
             PromptKind::Save if text.is_empty() => Msg::warn("Not saved: no file name."),
             PromptKind::Save => {
-                let path = expand_home(text);
+                let path = super::session::save_path(text, self.session.files.games_dir.as_deref());
                 match self.session.save_target(&path) {
                     SaveTarget::Free => self.save_to(path, false),
                     SaveTarget::OtherGame(other) => {
@@ -381,14 +426,25 @@ impl App {
         Some(Msg::Say(Replay::position_text(h)))
     }
 
-    /// Plays a move for the side to move; it is saved before it is shown.
+    /// Plays a move for the side to move, after asking if it removes some of the mover's own
+    /// pieces (unless the settings say not to ask).
     fn play(&mut self, m: Move) -> Option<Msg> {
+        if self.confirm_own_captures && super::preview::own_losses(self.history(), &m) > 0 {
+            return Some(Msg::Confirm(ConfirmKind::OwnCapture(m)));
+        }
+        self.play_now(m)
+    }
+
+    /// Plays a move for the side to move; it is saved before it is shown.
+    fn play_now(&mut self, m: Move) -> Option<Msg> {
         let (played, failed) = match self.session.play(&m) {
             Ok(done) => done,
             Err(e) => return Some(Msg::Warn(e)),
         };
         let h = &self.session.history;
-        self.board.moved(h, m.to);
+        self.board.played(h, played.side, m.to);
+        let danger = super::preview::danger_text(h, &self.board.danger)
+            .map_or(String::new(), |d| format!(" {d}"));
         let n = h.point();
         let text = &played.text;
         Some(said(
@@ -402,7 +458,7 @@ impl App {
                     self.keymap.keys_of(Action::Undo)
                 ),
                 // Whose turn it is now stands at the left of the status line.
-                None => format!("{n}. {} {text}.", capital(played.side.name())),
+                None => format!("{n}. {} {text}.{danger}", capital(played.side.name())),
             },
         ))
     }
@@ -458,6 +514,7 @@ impl App {
     /// Leaves the replay: a new game from the shown position, saved as a new record.
     fn branch(&mut self) -> Option<Msg> {
         self.replay = None;
+        self.board.read_only = false;
         let n = self.session.history.point();
         let result = self.session.branch();
         let h = &self.session.history;
@@ -485,18 +542,50 @@ impl App {
 
     fn resume(&mut self) -> Option<Msg> {
         let (path, record) = self.pending_resume.take()?;
-        let replay = match record.replay(&self.rules().game) {
+        self.switch_to(path, record)
+    }
+
+    /// Opens a game from the list of recent games (an autosave goes on being autosaved there
+    /// and `s` asks for a name; a saved record saves back to itself).
+    fn open_game(&mut self, path: PathBuf) -> Option<Msg> {
+        match Record::load(&path) {
+            Ok(record) => self.switch_to(path, record),
+            Err(e) => Some(Msg::Warn(format!("Cannot open {}: {e}", path.display()))),
+        }
+    }
+
+    /// Goes on with the game of `record` (read from `path`) in place of this one.
+    fn switch_to(&mut self, path: PathBuf, record: Record) -> Option<Msg> {
+        let cannot = |e: &dyn std::fmt::Display| {
+            Some(Msg::Warn(format!("Cannot open {}: {e}", path.display())))
+        };
+        // The game being played is read from its data (maybe --data); another game is built in.
+        let other;
+        let game = if self.rules().game.is_called(&record.game) {
+            &self.rules().game
+        } else {
+            match record.find_game(&taikyoku::game::DataDir::Embedded) {
+                Ok(g) => {
+                    other = g;
+                    &other
+                }
+                Err(e) => return cannot(&e),
+            }
+        };
+        let replay = match record.replay(game) {
             Ok(r) => r,
-            Err(e) => return Some(Msg::Warn(format!("Cannot resume {}: {e}", path.display()))),
+            Err(e) => return cannot(&e),
         };
         let keymap = self.keymap.clone();
         let theme = self.theme.clone();
         let mut app = App::from_record(record, replay, keymap, theme, self.board.view.ascii, false);
-        app.session.files.save = None;
-        app.session.files.save_stamp = None;
-        app.session.files.autosave_dir = self.session.files.autosave_dir.take();
-        app.session.files.autosave_stamp = taikyoku::store::stamp(&path).ok().flatten();
-        app.session.files.autosave = Some(path);
+        let files = &mut self.session.files;
+        app.session.files.games_dir = files.games_dir.take();
+        app.session.files.autosave_dir = files.autosave_dir.take();
+        app.session.files.save_stamp = taikyoku::store::stamp(&path).ok().flatten();
+        app.session.files.save = Some(path);
+        app.session.adopt_autosave();
+        app.confirm_own_captures = self.confirm_own_captures;
         app.board.geom = self.board.geom;
         app.board.center_on_cursor();
         app.tx = self.tx.take();
@@ -515,14 +604,6 @@ fn said(failed: Option<String>, text: String) -> Msg {
     match failed {
         Some(e) => Msg::Warn(format!("{text} {e}")),
         None => Msg::Say(text),
-    }
-}
-
-/// `~/x` as a path in the home directory.
-fn expand_home(text: &str) -> PathBuf {
-    match (text.strip_prefix("~/"), std::env::var_os("HOME")) {
-        (Some(rest), Some(home)) => PathBuf::from(home).join(rest),
-        _ => PathBuf::from(text),
     }
 }
 

@@ -4,6 +4,7 @@
 
 use super::keys::{Action, Keymap};
 use super::msg::Msg;
+use super::preview;
 use super::theme::Theme;
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
@@ -80,6 +81,15 @@ pub struct Board {
     /// The kind shown in the side panel when no piece is under the cursor (after a find).
     pub inspect: Option<KindId>,
     pub geom: Geometry,
+    /// The side to move's royal pieces the opponent could take next, each with a piece that
+    /// could take it (worked out after every change of position).
+    pub danger: Vec<(Square, Square)>,
+    /// A read-only replay: what the shown move took is marked over any move marks.
+    pub read_only: bool,
+    /// Each side's cursor when it last moved (hot-seat: each player finds theirs again).
+    pub cursors: [Option<(i32, i32)>; 2],
+    /// The last piece searched for, which an empty search repeats.
+    pub last_find: Option<String>,
 }
 
 impl Board {
@@ -100,9 +110,14 @@ impl Board {
             overlay: vec![0; dims.len()],
             inspect: None,
             geom: Geometry::default(),
+            danger: Vec::new(),
+            read_only: false,
+            cursors: [None; 2],
+            last_find: None,
         };
         board.cursor = board.own_royal_square(h);
         board.refresh_overlay(h);
+        board.danger = preview::royals_in_danger(h);
         board
     }
 
@@ -154,15 +169,50 @@ impl Board {
     /// The board's part of an action (cursor, selection, view); `None` for the others.
     pub fn update(&mut self, a: Action, h: &History, keys: &Keymap) -> Option<Msg> {
         let said = |s: &str| Some(Msg::say(s));
+        let page = self.geom.rows.max(2) - 1;
+        let (dc, dr) = match a {
+            Action::Left => (-1, 0),
+            Action::Right => (1, 0),
+            Action::Up => (0, -1),
+            Action::Down => (0, 1),
+            Action::FarLeft => (-5, 0),
+            Action::FarRight => (5, 0),
+            Action::FarUp => (0, -5),
+            Action::FarDown => (0, 5),
+            Action::PageUp => (0, -page),
+            Action::PageDown => (0, page),
+            _ => (0, 0),
+        };
+        if (dc, dr) != (0, 0) {
+            self.move_cursor(h, dc, dr);
+            return self.preview(h);
+        }
         match a {
-            Action::Left => self.move_cursor(h, -1, 0),
-            Action::Right => self.move_cursor(h, 1, 0),
-            Action::Up => self.move_cursor(h, 0, -1),
-            Action::Down => self.move_cursor(h, 0, 1),
-            Action::FarLeft => self.move_cursor(h, -5, 0),
-            Action::FarRight => self.move_cursor(h, 5, 0),
-            Action::FarUp => self.move_cursor(h, 0, -5),
-            Action::FarDown => self.move_cursor(h, 0, 5),
+            Action::LastMove => {
+                let Some(last) = h.last() else {
+                    return Some(Msg::warn("No move has been played yet."));
+                };
+                self.cursor = self.dims.xy(last.mv.to);
+                self.center_on_cursor();
+                self.refresh_overlay(h);
+                return Some(Msg::Say(format!(
+                    "The last move: {} {}.",
+                    super::app::capital(last.side.name()),
+                    last.text
+                )));
+            }
+            Action::OwnRoyal => {
+                self.cursor = self.own_royal_square(h);
+                self.center_on_cursor();
+                self.refresh_overlay(h);
+                return self.preview(h).or_else(|| {
+                    Some(Msg::Say(format!(
+                        "{}'s royal piece on {}.",
+                        super::app::capital(h.position().to_move().name()),
+                        self.dims.square_name(self.cursor_square())
+                    )))
+                });
+            }
             Action::Select => return self.select(h, keys),
             Action::Cancel => return Some(self.cancel(h)),
             Action::ZoomIn | Action::ZoomOut => {
@@ -232,7 +282,26 @@ impl Board {
             self.face_side_to_move(h);
         }
         self.scroll_to_cursor();
-        self.refresh_overlay(h);
+        self.danger = preview::royals_in_danger(h);
+        if self.read_only {
+            // The shown move's marks, not the moved piece's.
+            self.overlay.iter_mut().for_each(|f| *f = 0);
+        } else {
+            self.refresh_overlay(h);
+        }
+    }
+
+    /// After `mover` played: its cursor is kept for its next turn, and the side to move finds
+    /// its own where it left it (or on the move just played, the first time).
+    pub fn played(&mut self, h: &History, mover: Side, to: Square) {
+        self.cursors[mover.index()] = Some(self.cursor);
+        let own = self.cursors[h.position().to_move().index()];
+        self.moved(h, to);
+        if let Some(c) = own {
+            self.cursor = c;
+            self.scroll_to_cursor();
+            self.refresh_overlay(h);
+        }
     }
 
     /// Puts the cursor on a square named `file.rank`.
@@ -257,6 +326,9 @@ impl Board {
 
     /// The side to move's king (or first royal piece), else the middle of its side.
     fn own_royal_square(&self, h: &History) -> (i32, i32) {
+        if let Some(&(royal, _)) = self.danger.first() {
+            return self.dims.xy(royal);
+        }
         let side = h.position().to_move();
         let cat = h.rules().catalogue();
         h.position()
@@ -521,47 +593,29 @@ impl Board {
         )))
     }
 
-    /// With a piece selected: choose the square under the cursor as the next stop or the end.
+    /// With a piece selected: choose the square under the cursor as the end of the move. One
+    /// way to end there plays it (a lion's step is one press); ways that take different pieces
+    /// are offered in a menu. A square where moves only pass is taken as the next stop.
     fn choose(&mut self, h: &History) -> Option<Msg> {
         let sel = self.selection.clone()?;
         let sq = self.cursor_square();
         let k = sel.legs.len();
         let name = self.dims.square_name(sq);
-        let ending = |legs: &[Square]| -> Vec<Move> {
-            sel.moves
-                .iter()
-                .filter(|m| m.path() == legs && m.to == sq)
-                .copied()
-                .collect()
-        };
         // Choosing the last stop again ends the move there.
         if k > 0 && sel.legs[k - 1] == sq {
-            let finals = ending(&sel.legs[..k - 1]);
-            if !finals.is_empty() {
-                return finish(finals);
+            let back = sel.moves.iter().filter(|m| m.path() == &sel.legs[..k - 1]);
+            if let [one] = &preview::endings(h, back, sq)[..] {
+                return finish(one.moves.clone());
             }
         }
-        let finals = ending(&sel.legs);
+        let ends = preview::endings(h, sel.candidates().filter(|m| m.path().len() >= k), sq);
         let goes_on = sel
             .candidates()
             .any(|m| m.path().len() > k && m.path()[k] == sq);
-        match (finals.is_empty(), goes_on) {
-            (false, false) => finish(finals),
-            (_, true) => {
-                let can_stop = !finals.is_empty();
-                if let Some(s) = &mut self.selection {
-                    s.legs.push(sq);
-                }
-                self.refresh_overlay(h);
-                Some(Msg::Say(if can_stop {
-                    format!(
-                        "Through {name}: choose the next square, or {name} again to stop there."
-                    )
-                } else {
-                    format!("Through {name}: choose the next square.")
-                }))
-            }
-            (true, false) => {
+        match (&ends[..], goes_on) {
+            ([one], _) => finish(one.moves.clone()),
+            ([], true) => Some(self.go_on(h, sq)),
+            ([], false) => {
                 if sq == sel.from && k == 0 {
                     self.selection = None;
                     self.refresh_overlay(h);
@@ -569,7 +623,44 @@ impl Board {
                 }
                 Some(Msg::warn(format!("Illegal: {}", why_not(h, sel.from, sq))))
             }
+            _ => Some(Msg::ChooseEnding {
+                title: format!("{} ways to end on {name}", ends.len()),
+                endings: ends,
+            }),
         }
+    }
+
+    /// Takes `sq` as the next stop of the selected move.
+    pub fn go_on(&mut self, h: &History, sq: Square) -> Msg {
+        if let Some(s) = &mut self.selection {
+            s.legs.push(sq);
+        }
+        self.refresh_overlay(h);
+        Msg::Say(format!(
+            "Through {}: choose the next square.",
+            self.dims.square_name(sq)
+        ))
+    }
+
+    /// With a piece selected, what ending the move under the cursor would do.
+    fn preview(&self, h: &History) -> Option<Msg> {
+        let sel = self.selection.as_ref()?;
+        let sq = self.cursor_square();
+        let k = sel.legs.len();
+        let ends = preview::endings(h, sel.candidates().filter(|m| m.path().len() >= k), sq);
+        let goes_on = sel
+            .candidates()
+            .any(|m| m.path().len() > k && m.path()[k] == sq);
+        let name = self.dims.square_name(sq);
+        Some(Msg::Say(match (&ends[..], goes_on) {
+            ([], false) => format!("{name}: the selected piece cannot go there."),
+            ([], true) => format!("{name}: a stop; the move goes on from there."),
+            ([one], _) => one.text.clone(),
+            (more, _) => format!(
+                "{name}: {} ways to end here, taking different pieces; choose to see them.",
+                more.len()
+            ),
+        }))
     }
 
     fn cancel(&mut self, h: &History) -> Msg {
@@ -645,6 +736,7 @@ impl Board {
         // What the shown move took: marked on the (now empty) squares.
         let taken: Vec<Square> = h.last().map_or(Vec::new(), |p| p.mv.victims(d).collect());
         let selected = self.selection.as_ref().map(|s| s.from);
+        let legs = self.selection.as_ref().map_or(&[][..], |s| &s.legs[..]);
         for r in 0..g.rows {
             for c in 0..g.cols {
                 let (x, y) = self.board_xy(c + sc, r + sr);
@@ -655,7 +747,7 @@ impl Board {
                 {
                     base = base.patch(t.last_move);
                 }
-                if selected == Some(sq) {
+                if selected == Some(sq) || legs.contains(&sq) {
                     base = base.patch(t.selected);
                 }
                 if (x, y) == self.cursor {
@@ -672,12 +764,20 @@ impl Board {
                     Some(p) => cell.piece(
                         p,
                         &self.piece_text(h, p.kind, p.side, g.cell_w),
-                        self.view.ascii,
-                        self.facing(p.side),
+                        (
+                            self.view.ascii,
+                            self.danger.iter().any(|d| d.0 == sq),
+                            self.facing(p.side),
+                        ),
                         t,
                         buf,
                     ),
-                    None => cell.empty(taken.contains(&sq), t, buf),
+                    // In a replay what the move took shows over the moved piece's marks.
+                    None => cell.empty(
+                        taken.contains(&sq) && (cell.flags == 0 || self.read_only),
+                        t,
+                        buf,
+                    ),
                 }
             }
         }
@@ -710,29 +810,35 @@ struct Cell {
 }
 
 impl Cell {
-    /// A piece: its side mark (or what a move would do to it), its label, `+` if it promotes.
-    /// `facing` is the mark of the way the piece faces on screen.
-    fn piece(&self, p: Piece, text: &str, ascii: bool, facing: char, t: &Theme, buf: &mut Buffer) {
+    /// A piece: its side mark (or what a move would do to it, or `&` for a royal in danger),
+    /// its label, `+` if it promotes; `facing` is the mark of the way it faces on screen.
+    fn piece(
+        &self,
+        p: Piece,
+        text: &str,
+        (ascii, danger, facing): (bool, bool, char),
+        t: &Theme,
+        buf: &mut Buffer,
+    ) {
         let f = self.flags;
         let side_style = if p.side == Side::Black {
             t.black
         } else {
             t.white
         };
-        let (glyph, mark_style) = if f & mark::CAPTURE != 0 {
-            ('x', t.capture)
-        } else if f & mark::TAKEN_ON_WAY != 0 {
-            ('!', t.igui)
-        } else if f & mark::RANGE_VICTIM != 0 {
-            ('#', t.range)
-        } else if p.promoted && ascii {
-            ('+', side_style)
-        } else {
-            (facing, side_style)
+        let (glyph, mark_style) = match occupied_mark(t, f, danger) {
+            Some(m) => m,
+            None if p.promoted && ascii => ('+', side_style),
+            None => (facing, side_style),
         };
         let mut piece_style = side_style;
         if p.promoted {
             piece_style = piece_style.add_modifier(Modifier::UNDERLINED);
+        }
+        if danger {
+            piece_style = piece_style
+                .patch(t.warning)
+                .add_modifier(Modifier::REVERSED);
         }
         let (col, row, base) = (self.col, self.row, self.base);
         buf.set_string(col, row, " ".repeat(self.w as usize), base);
@@ -744,11 +850,11 @@ impl Cell {
         }
     }
 
-    /// An empty square: where a move goes (or what the last move took), else a dot.
+    /// An empty square: where a move goes (or `~`, what the last move took), else a dot.
     fn empty(&self, taken: bool, t: &Theme, buf: &mut Buffer) {
         let f = self.flags;
-        let (glyph, style) = if taken && f == 0 {
-            ('x', t.capture)
+        let (glyph, style) = if taken {
+            ('~', t.capture)
         } else if f & mark::STOP != 0 {
             ('@', t.igui)
         } else if f & mark::JUMP != 0 {
@@ -758,7 +864,12 @@ impl Cell {
         } else {
             ('.', t.empty)
         };
-        let (col, row, w, base) = (self.col, self.row, self.w, self.base);
+        let (col, row, w) = (self.col, self.row, self.w);
+        let base = if taken {
+            self.base.patch(t.last_move)
+        } else {
+            self.base
+        };
         let mid = (w / 2).max(1) - if w == 3 { 0 } else { 1 };
         buf.set_string(col, row, " ".repeat(w as usize), base);
         buf.set_string(col + mid, row, glyph.to_string(), base.patch(style));
@@ -766,6 +877,27 @@ impl Cell {
             buf.set_string(col + mid + 1, row, "+", base.patch(t.capture));
         }
     }
+}
+
+/// The mark before a piece, by what matters most: a royal in danger (`&`), a stop the move
+/// can go on from (`@`), a capture (`x`), taken on the way (`!`), removed by a range capture
+/// (`#`), the mover's own square it can come back to (`o`); none: the side mark.
+fn occupied_mark(t: &Theme, flags: u8, danger: bool) -> Option<(char, Style)> {
+    Some(if danger {
+        ('&', t.warning.add_modifier(Modifier::REVERSED))
+    } else if flags & mark::STOP != 0 {
+        ('@', t.igui)
+    } else if flags & mark::CAPTURE != 0 {
+        ('x', t.capture)
+    } else if flags & mark::TAKEN_ON_WAY != 0 {
+        ('!', t.igui)
+    } else if flags & mark::RANGE_VICTIM != 0 {
+        ('#', t.range)
+    } else if flags & (mark::QUIET | mark::JUMP) != 0 {
+        ('o', t.quiet)
+    } else {
+        return None;
+    })
 }
 
 /// Why the selected piece cannot go to `to`.
@@ -800,7 +932,7 @@ fn why_not(h: &History, from: Square, to: Square) -> String {
 }
 
 /// The move among `moves` (which differ only in promotion), or the promotion question.
-fn finish(moves: Vec<Move>) -> Option<Msg> {
+pub fn finish(moves: Vec<Move>) -> Option<Msg> {
     let yes = moves.iter().find(|m| m.promotes()).copied();
     let no = moves.iter().find(|m| !m.promotes()).copied();
     match (yes, no) {

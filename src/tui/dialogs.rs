@@ -4,11 +4,14 @@
 
 use super::keys::{Action, Keymap};
 use super::msg::Msg;
+use super::preview::Ending;
+use super::session::Listed;
 use super::theme::Theme;
 use super::view::LEGEND;
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::Rect;
+use ratatui::style::Modifier;
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget};
 use taikyoku::history::History;
@@ -32,8 +35,11 @@ pub enum ConfirmKind {
     /// Replace another game's record with this game.
     Replace,
     Resign,
-    /// Resume the unfinished game found among the autosaves.
+    /// Resume the unfinished game found among the autosaves: Enter resumes, `n` starts a new
+    /// game, other keys are ignored (a stray key must not throw a game away).
     Resume,
+    /// Play a move that removes some of the mover's own pieces.
+    OwnCapture(Move),
 }
 
 /// The open dialog.
@@ -42,6 +48,8 @@ pub enum Dialog {
     Prompt {
         kind: PromptKind,
         text: String,
+        /// Said after the question (where a save name goes).
+        note: String,
     },
     Confirm {
         kind: ConfirmKind,
@@ -55,6 +63,17 @@ pub enum Dialog {
     },
     /// The help, scrolled this many rows.
     Help(u16),
+    /// The ways a move can end on the chosen square (what each takes differs).
+    Endings {
+        title: String,
+        endings: Vec<Ending>,
+        chosen: usize,
+    },
+    /// Recent and unfinished games, to open one.
+    Games {
+        games: Vec<Listed>,
+        chosen: usize,
+    },
 }
 
 /// What a key did to a dialog: it stays open or closes, and may send a message.
@@ -68,6 +87,7 @@ impl Dialog {
         Dialog::Prompt {
             kind,
             text: String::new(),
+            note: String::new(),
         }
     }
 
@@ -121,7 +141,7 @@ impl Dialog {
                 }
                 _ => Reply::Stay(None),
             },
-            Dialog::Prompt { kind, text } => match e.code {
+            Dialog::Prompt { kind, text, .. } => match e.code {
                 KeyCode::Esc => Reply::Close(Some(Msg::say("Cancelled."))),
                 KeyCode::Enter => Reply::Close(Some(Msg::Submit(*kind, text.trim().to_string()))),
                 KeyCode::Backspace => {
@@ -134,10 +154,32 @@ impl Dialog {
                 }
                 _ => Reply::Stay(None),
             },
+            Dialog::Confirm {
+                kind: ConfirmKind::Resume,
+                ..
+            } => match e.code {
+                KeyCode::Enter => Reply::Close(Some(Msg::Answer(ConfirmKind::Resume, true))),
+                KeyCode::Char('n' | 'N') => {
+                    Reply::Close(Some(Msg::Answer(ConfirmKind::Resume, false)))
+                }
+                _ => Reply::Stay(None),
+            },
             Dialog::Confirm { kind, .. } => {
                 let yes = matches!(e.code, KeyCode::Char('y' | 'Y'));
                 Reply::Close(Some(Msg::Answer(*kind, yes)))
             }
+            Dialog::Endings {
+                endings, chosen, ..
+            } => match pick(e, chosen, endings.len()) {
+                Pick::Stay => Reply::Stay(None),
+                Pick::Cancel => Reply::Close(Some(Msg::say("Cancelled: choose again."))),
+                Pick::Take(i) => Reply::Close(Some(Msg::Finish(endings[i].moves.clone()))),
+            },
+            Dialog::Games { games, chosen } => match pick(e, chosen, games.len()) {
+                Pick::Stay => Reply::Stay(None),
+                Pick::Cancel => Reply::Close(Some(Msg::say("Cancelled."))),
+                Pick::Take(i) => Reply::Close(Some(Msg::Open(games[i].path.clone()))),
+            },
             Dialog::Promote { yes, no, line } => match e.code {
                 KeyCode::Char('y' | 'Y') => Reply::Close(Some(Msg::Play(*yes))),
                 KeyCode::Char('n' | 'N') => Reply::Close(Some(Msg::Play(*no))),
@@ -156,14 +198,16 @@ impl Dialog {
     pub fn status_line(&self, h: &History) -> Option<String> {
         Some(match self {
             Dialog::Help(_) => return None,
-            Dialog::Prompt { kind, text } => match kind {
+            Dialog::Prompt { kind, text, note } => match kind {
                 PromptKind::Find => format!(
                     "Find a piece (name, code or kanji): {text}_   Enter to find, Esc to cancel"
                 ),
                 PromptKind::Goto => {
                     format!("Go to square (file.rank): {text}_   Enter to go, Esc to cancel")
                 }
-                PromptKind::Save => format!("Save as: {text}_   Enter to save, Esc to cancel"),
+                PromptKind::Save => {
+                    format!("Save as{note}: {text}_   Enter to save, Esc to cancel")
+                }
                 PromptKind::MoveNumber => format!(
                     "Go to move (0-{}): {text}_   Enter to go, Esc to cancel",
                     h.line().len()
@@ -171,18 +215,52 @@ impl Dialog {
             },
             Dialog::Confirm { question, .. } => question.clone(),
             Dialog::Promote { line, .. } => line.clone(),
+            Dialog::Endings { endings, .. } => format!(
+                "Choose how the move ends: 1-{} or arrows and Enter; Esc to choose again.",
+                endings.len()
+            ),
+            Dialog::Games { .. } => {
+                "Open a game: arrows or 1-9, Enter to open, Esc to go back.".into()
+            }
         })
     }
 
     /// Whether the status line asks for attention (a question).
     pub fn urgent(&self) -> bool {
-        matches!(self, Dialog::Confirm { .. } | Dialog::Promote { .. })
+        matches!(
+            self,
+            Dialog::Confirm { .. } | Dialog::Promote { .. } | Dialog::Endings { .. }
+        )
     }
 
     /// Draws what the dialog shows over the screen (the help).
     pub fn draw(&self, keymap: &Keymap, theme: &Theme, area: Rect, buf: &mut Buffer) {
-        if let Dialog::Help(top) = self {
-            draw_help(keymap, theme, *top, area, buf);
+        match self {
+            Dialog::Help(top) => draw_help(keymap, theme, *top, area, buf),
+            Dialog::Endings {
+                title,
+                endings,
+                chosen,
+            } => {
+                let lines: Vec<String> = endings
+                    .iter()
+                    .enumerate()
+                    .map(|(i, e)| format!("{} {}", i + 1, e.text))
+                    .collect();
+                draw_menu(title, &lines, *chosen, theme, area, buf);
+            }
+            Dialog::Games { games, chosen } => {
+                let lines: Vec<String> = games.iter().map(|g| g.line.clone()).collect();
+                draw_menu(
+                    "Recent and unfinished games",
+                    &lines,
+                    *chosen,
+                    theme,
+                    area,
+                    buf,
+                );
+            }
+            _ => {}
         }
     }
 }
@@ -203,9 +281,85 @@ pub fn help_lines(keymap: &Keymap) -> Vec<String> {
         lines.push(format!("  {part}"));
     }
     lines.push(String::new());
-    lines.push("A multi-leg move (lion, hook mover) is entered leg by leg: choose each".into());
-    lines.push("stop in turn; @ marks squares where the move can go on.".into());
+    lines.push("Choose where a move ends; where it can end in ways that take different".into());
+    lines.push("pieces (a lion), a menu offers each. A move that removes your own pieces".into());
+    lines.push("asks first.".into());
     lines
+}
+
+/// A key in a menu of `n` items.
+enum Pick {
+    Stay,
+    Cancel,
+    Take(usize),
+}
+
+/// Arrows (or `j`/`k`) move the choice, a digit or Enter takes one, Esc cancels.
+fn pick(e: KeyEvent, chosen: &mut usize, n: usize) -> Pick {
+    match e.code {
+        KeyCode::Esc => Pick::Cancel,
+        KeyCode::Enter => Pick::Take(*chosen),
+        KeyCode::Up | KeyCode::Char('k') => {
+            *chosen = (*chosen + n - 1) % n;
+            Pick::Stay
+        }
+        KeyCode::Down | KeyCode::Char('j') => {
+            *chosen = (*chosen + 1) % n;
+            Pick::Stay
+        }
+        KeyCode::Char(c) => match c.to_digit(10).map(|d| d as usize) {
+            Some(d) if (1..=n).contains(&d) => Pick::Take(d - 1),
+            _ => Pick::Stay,
+        },
+        _ => Pick::Stay,
+    }
+}
+
+/// A framed list over the bottom of the screen, the chosen line reversed; long lists scroll
+/// to keep the chosen line in view.
+fn draw_menu(
+    title: &str,
+    lines: &[String],
+    chosen: usize,
+    t: &Theme,
+    area: Rect,
+    buf: &mut Buffer,
+) {
+    let widest = lines.iter().map(|l| l.width()).max().unwrap_or(0) as u16;
+    let w = (widest.max(title.width() as u16 + 2) + 4).min(area.width);
+    let rows = (lines.len() as u16)
+        .min(area.height.saturating_sub(6))
+        .max(1);
+    let h = rows + 2;
+    let r = Rect {
+        x: area.x + (area.width - w) / 2,
+        y: area.bottom().saturating_sub(h + 2).max(area.y),
+        width: w,
+        height: h,
+    };
+    clear(r, buf);
+    let block = Block::new()
+        .borders(Borders::ALL)
+        .title(format!(" {title} "))
+        .title_style(t.title);
+    let inner = block.inner(r);
+    block.render(r, buf);
+    let first = chosen.saturating_sub(rows as usize - 1);
+    for (i, line) in lines.iter().enumerate().skip(first).take(rows as usize) {
+        let style = if i == chosen {
+            t.status.add_modifier(Modifier::REVERSED)
+        } else {
+            t.status
+        };
+        let y = inner.y + (i - first) as u16;
+        buf.set_stringn(
+            inner.x + 1,
+            y,
+            line,
+            inner.width.saturating_sub(2) as usize,
+            style,
+        );
+    }
 }
 
 fn draw_help(keymap: &Keymap, theme: &Theme, top: u16, area: Rect, buf: &mut Buffer) {

@@ -44,10 +44,16 @@ pub enum Action {
     PanelNext,
     CardUp,
     CardDown,
+    PageUp,
+    PageDown,
+    LastMove,
+    OwnRoyal,
+    SaveAs,
+    Recent,
 }
 
 impl Action {
-    pub const ALL: [Action; 37] = [
+    pub const ALL: [Action; 43] = [
         Action::Left,
         Action::Right,
         Action::Up,
@@ -85,6 +91,12 @@ impl Action {
         Action::PanelNext,
         Action::CardUp,
         Action::CardDown,
+        Action::PageUp,
+        Action::PageDown,
+        Action::LastMove,
+        Action::OwnRoyal,
+        Action::SaveAs,
+        Action::Recent,
     ];
 
     /// The name used in `keys.toml`.
@@ -127,6 +139,12 @@ impl Action {
             Action::PanelNext => "panel_next",
             Action::CardUp => "card_up",
             Action::CardDown => "card_down",
+            Action::PageUp => "page_up",
+            Action::PageDown => "page_down",
+            Action::LastMove => "last_move",
+            Action::OwnRoyal => "own_royal",
+            Action::SaveAs => "save_as",
+            Action::Recent => "recent",
         }
     }
 
@@ -169,6 +187,12 @@ impl Action {
             Action::PanelNext => "side panel: bring the card, minimap or move list to the front",
             Action::CardUp => "scroll the piece card up",
             Action::CardDown => "scroll the piece card down",
+            Action::PageUp => "cursor a screen up",
+            Action::PageDown => "cursor a screen down",
+            Action::LastMove => "cursor to the last move",
+            Action::OwnRoyal => "cursor to your king (or other royal piece)",
+            Action::SaveAs => "save the game under a new name",
+            Action::Recent => "recent and unfinished games: open one",
         }
     }
 
@@ -211,6 +235,12 @@ impl Action {
             Action::PanelNext => &["Tab"],
             Action::CardUp => &["{"],
             Action::CardDown => &["}"],
+            Action::PageUp => &["PageUp"],
+            Action::PageDown => &["PageDown"],
+            Action::LastMove => &["m"],
+            Action::OwnRoyal => &["r"],
+            Action::SaveAs => &["S"],
+            Action::Recent => &["o"],
         }
     }
 }

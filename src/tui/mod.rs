@@ -14,6 +14,7 @@ pub mod error;
 pub mod keys;
 pub mod msg;
 pub mod panels;
+pub mod preview;
 pub mod replay;
 pub mod session;
 pub mod status;
@@ -55,8 +56,16 @@ pub fn config_dir() -> Option<PathBuf> {
     directories::ProjectDirs::from("", "", "taikyoku").map(|d| d.config_dir().to_path_buf())
 }
 
-/// Reads `keys.toml` and the theme from `config.toml` (`theme = "high-contrast"`), if present.
-pub fn load_config(theme_flag: Option<&str>) -> Result<(Keymap, Theme), TuiError> {
+/// What `config.toml` sets besides the theme.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// `confirm_own_captures = false`: play a move removing one's own pieces without asking.
+    pub confirm_own_captures: bool,
+}
+
+/// Reads `keys.toml`, and the theme and settings from `config.toml` (`theme =
+/// "high-contrast"`, `confirm_own_captures = false`), if present.
+pub fn load_config(theme_flag: Option<&str>) -> Result<(Keymap, Theme, Settings), TuiError> {
     let dir = config_dir();
     let read = |name: &str| dir.as_ref().map(|d| d.join(name)).filter(|p| p.exists());
     // Only a regular file of a sane size: a FIFO would block the game's start.
@@ -79,11 +88,19 @@ pub fn load_config(theme_flag: Option<&str>) -> Result<(Keymap, Theme), TuiError
         None => Keymap::default(),
     };
     let mut theme_name = theme_flag.map(str::to_string);
-    if theme_name.is_none()
-        && let Some(p) = read("config.toml")
-    {
+    let mut settings = Settings {
+        confirm_own_captures: true,
+    };
+    if let Some(p) = read("config.toml") {
         let v: toml::Table = toml::from_str(&text(&p)?).map_err(|e| bad(&p, e.to_string()))?;
-        theme_name = v.get("theme").and_then(|t| t.as_str()).map(str::to_string);
+        if theme_name.is_none() {
+            theme_name = v.get("theme").and_then(|t| t.as_str()).map(str::to_string);
+        }
+        if let Some(c) = v.get("confirm_own_captures") {
+            settings.confirm_own_captures = c
+                .as_bool()
+                .ok_or_else(|| bad(&p, "confirm_own_captures must be true or false".into()))?;
+        }
     }
     let theme = match theme_name {
         None => Theme::default_theme(),
@@ -92,7 +109,7 @@ pub fn load_config(theme_flag: Option<&str>) -> Result<(Keymap, Theme), TuiError
             known: Theme::NAMES.join(", "),
         })?,
     };
-    Ok((keymap, theme))
+    Ok((keymap, theme, settings))
 }
 
 /// Whether the terminal is in the game's mode (so that it is given back exactly once: leaving
@@ -152,7 +169,7 @@ impl Drop for TerminalGuard {
 
 /// Plays (or replays) a game in the terminal until the player quits.
 pub fn run(rules: Rules, start: Position, options: PlayOptions) -> Result<(), TuiError> {
-    let (keymap, theme) = load_config(options.theme.as_deref())?;
+    let (keymap, theme, settings) = load_config(options.theme.as_deref())?;
     let mut app = match options.game {
         Some((record, replay)) => App::from_record(
             record,
@@ -165,6 +182,9 @@ pub fn run(rules: Rules, start: Position, options: PlayOptions) -> Result<(), Tu
         None => App::new(rules, start, keymap, theme, options.ascii),
     };
     app.session.files.autosave_dir = store::autosave_dir();
+    app.session.files.games_dir = store::games_dir();
+    app.session.adopt_autosave();
+    app.confirm_own_captures = settings.confirm_own_captures;
     if options.offer_resume
         && let Some(dir) = &app.session.files.autosave_dir
         && let Ok(Some(found)) = store::latest_unfinished(dir)

@@ -5,6 +5,7 @@
 
 use super::dialogs::{ConfirmKind, PromptKind};
 use super::keys::Action;
+use super::preview::Ending;
 use ratatui::crossterm::event::{Event, KeyEvent, MouseEvent};
 use taikyoku::movegen::Move;
 
@@ -28,6 +29,17 @@ pub enum Msg {
         yes: Move,
         no: Move,
     },
+    /// The chosen square ends the move in several ways: offer them.
+    ChooseEnding {
+        title: String,
+        endings: Vec<Ending>,
+    },
+    /// One of the endings was chosen: play it (asking about promotion if that is a choice).
+    Finish(Vec<Move>),
+    /// Open this game record in place of the game being played.
+    Open(std::path::PathBuf),
+    /// Play this move even though it removes some of the mover's own pieces.
+    PlayAnyway(Move),
     /// Open a prompt for a line of text.
     Ask(PromptKind),
     /// A prompt's answer.

@@ -18,6 +18,8 @@ pub struct Files {
     pub autosave_dir: Option<PathBuf>,
     /// This game's autosave file, once its first move is made.
     pub autosave: Option<PathBuf>,
+    /// Where a relative save name goes (none: the current directory, as in tests).
+    pub games_dir: Option<PathBuf>,
     /// What this game last read from or wrote to `save` and `autosave`: a file that no longer
     /// holds it was changed by another program, and is not replaced.
     pub save_stamp: Option<Stamp>,
@@ -75,6 +77,21 @@ impl Session {
                 ..Files::default()
             },
             read_only,
+        }
+    }
+
+    /// A game read from an autosave goes on being autosaved there, and has no name yet: `s`
+    /// asks for one (an autosave is not a place to save a game to by name).
+    pub fn adopt_autosave(&mut self) {
+        let f = &mut self.files;
+        let in_autosaves = |p: &PathBuf| {
+            f.autosave_dir
+                .as_ref()
+                .is_some_and(|d| p.parent() == Some(d))
+        };
+        if f.save.as_ref().is_some_and(in_autosaves) {
+            f.autosave = f.save.take();
+            f.autosave_stamp = f.save_stamp.take();
         }
     }
 
@@ -145,6 +162,11 @@ impl Session {
     /// record. A file that is not a record is never replaced.
     pub fn save_to(&mut self, path: PathBuf, replace: bool) -> Result<String, String> {
         self.record.update(&self.history);
+        if let Some(d) = &self.files.games_dir
+            && path.parent() == Some(d.as_path())
+        {
+            std::fs::create_dir_all(d).map_err(|e| format!("Not saved: {}: {e}", d.display()))?;
+        }
         let result = if self.files.save.as_ref() == Some(&path) {
             save_over(&path, &self.record, self.files.save_stamp)
         } else {
@@ -188,6 +210,84 @@ impl Session {
         self.files.autosave = Some(path.clone());
         Ok(Some(path))
     }
+}
+
+/// A game in the list of recent and unfinished games.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Listed {
+    pub path: PathBuf,
+    /// Players, rule set, game, moves, last played, whether it is finished, the file.
+    pub line: String,
+    pub unfinished: bool,
+}
+
+/// The games in the autosave folder and the games folder, unfinished ones first, then the
+/// latest played first.
+pub fn recent_games() -> Vec<Listed> {
+    let dirs = [store::autosave_dir(), store::games_dir()];
+    let mut all: Vec<_> = dirs
+        .iter()
+        .flatten()
+        .flat_map(|d| store::records_in(d).unwrap_or_default())
+        .collect();
+    all.sort_by(|a, b| {
+        (a.2.outcome.is_some(), std::cmp::Reverse(a.0))
+            .cmp(&(b.2.outcome.is_some(), std::cmp::Reverse(b.0)))
+    });
+    all.into_iter()
+        .map(|(_, path, r)| Listed {
+            line: summary(&path, &r),
+            unfinished: r.outcome.is_none(),
+            path,
+        })
+        .collect()
+}
+
+/// One line about a record: "Alice – (none) · wikipedia · Taikyoku shogi · 37 moves · last
+/// played 2026-11-30 16:07 · unfinished · game-….toml".
+pub fn summary(path: &std::path::Path, r: &Record) -> String {
+    let name = |s: &str| {
+        if s.is_empty() {
+            "?".to_string()
+        } else {
+            s.to_string()
+        }
+    };
+    let when = r.updated.get(..16).unwrap_or(&r.updated).replace('T', " ");
+    let state = match r.outcome {
+        None => "unfinished".to_string(),
+        Some(o) => format!("{} won", o.winner.name()),
+    };
+    let file = path
+        .file_name()
+        .map_or(String::new(), |f| f.to_string_lossy().into_owned());
+    format!(
+        "{} – {} · {} · {} · {} moves · last played {when} · {state} · {file}",
+        name(&r.black),
+        name(&r.white),
+        r.rules,
+        r.game,
+        r.moves().len(),
+    )
+}
+
+/// Where a name typed at the save prompt goes: `~/` is the home directory; a relative name
+/// goes into `games_dir` (the games folder in the user's data directory), an absolute one
+/// stays; `.toml` is added when the name has no extension.
+pub fn save_path(text: &str, games_dir: Option<&std::path::Path>) -> PathBuf {
+    let mut path = match (text.strip_prefix("~/"), std::env::var_os("HOME")) {
+        (Some(rest), Some(home)) => PathBuf::from(home).join(rest),
+        _ => PathBuf::from(text),
+    };
+    if path.is_relative()
+        && let Some(d) = games_dir
+    {
+        path = d.join(path);
+    }
+    if path.extension().is_none() {
+        path.set_extension("toml");
+    }
+    path
 }
 
 /// Saves over this game's own file: only if it still holds what this game last wrote or read

@@ -26,7 +26,8 @@ fn rules(name: &str) -> Rules {
 
 fn app_with(rules: Rules, pos: taikyoku::position::Position) -> App {
     let mut app = App::new(rules, pos, Keymap::default(), Theme::default_theme(), false);
-    let area = Rect::new(0, 0, 200, 60);
+    // Wide enough for the whole board.
+    let area = Rect::new(0, 0, 240, 70);
     app.layout(area);
     app
 }
@@ -79,6 +80,12 @@ fn keys(app: &mut App, s: &str) {
 fn goto(app: &mut App, x: i32, y: i32) {
     app.board.cursor = (x, y);
     app.board.refresh_overlay(&app.session.history);
+}
+
+/// Puts the cursor on (x, y) and presses Enter (select there, or choose there).
+fn press_on(app: &mut App, x: i32, y: i32) {
+    goto(app, x, y);
+    key(app, KeyCode::Enter);
 }
 
 fn render(app: &App, w: u16, h: u16) -> Buffer {
@@ -151,22 +158,19 @@ fn cursor_keys_move_on_screen_directions() {
 #[test]
 fn selecting_explains_what_cannot_be_selected() {
     let mut app = start("wikipedia");
-    goto(&mut app, 17, 15);
-    key(&mut app, KeyCode::Enter);
+    press_on(&mut app, 17, 15);
     assert!(
         app.status.warning && app.status.text.contains("Nothing on"),
         "{}",
         app.status.text
     );
-    goto(&mut app, 17, 25);
-    key(&mut app, KeyCode::Enter);
+    press_on(&mut app, 17, 25);
     assert!(
         app.status.text.contains("is white's; it is black's turn"),
         "{}",
         app.status.text
     );
-    goto(&mut app, 17, 0);
-    key(&mut app, KeyCode::Enter);
+    press_on(&mut app, 17, 0);
     assert!(
         app.status.text.contains("has no legal move"),
         "{}",
@@ -190,10 +194,8 @@ fn a_move_by_keys_then_undo_and_redo() {
     assert_eq!(app.history().line()[0].text, "P19.26-19.25");
     assert_eq!(app.pos().to_move(), Side::White);
     // An illegal destination is explained and nothing happens.
-    goto(&mut app, 17, 25);
-    key(&mut app, KeyCode::Enter);
-    goto(&mut app, 17, 23);
-    key(&mut app, KeyCode::Enter);
+    press_on(&mut app, 17, 25);
+    press_on(&mut app, 17, 23);
     assert!(
         app.status.text.contains("Illegal") && app.status.text.contains("does not move that way"),
         "{}",
@@ -218,28 +220,42 @@ fn a_move_by_keys_then_undo_and_redo() {
 }
 
 #[test]
-fn lion_double_capture_and_igui_are_entered_leg_by_leg() {
+fn lion_double_capture_and_igui_are_chosen_by_destination() {
     let pieces = [
         ("LN", Side::Black, 10, 10),
         ("P", Side::White, 10, 11),
         ("P", Side::White, 10, 12),
     ];
     let mut app = custom("wikipedia", Side::Black, &pieces);
-    goto(&mut app, 10, 10);
-    key(&mut app, KeyCode::Enter);
-    goto(&mut app, 10, 11);
-    // The pawn can be captured outright or as a first step: choosing it keeps the move open.
-    key(&mut app, KeyCode::Enter);
-    assert_eq!(app.board.selection.as_ref().unwrap().legs.len(), 1);
+    press_on(&mut app, 10, 10);
+    // The far pawn can be taken alone (a jump) or with the near one on the way: a menu.
+    goto(&mut app, 10, 13);
+    key(&mut app, KeyCode::Down);
     assert!(
-        app.status.text.contains("again to stop there"),
+        app.status.text.contains("2 ways to end here"),
         "{}",
         app.status.text
     );
-    let next = app.rules().dims().square(10, 12).unwrap().0 as usize;
-    assert_ne!(app.board.overlay[next] & mark::CAPTURE, 0);
-    goto(&mut app, 10, 12);
     key(&mut app, KeyCode::Enter);
+    let Some(Dialog::Endings { endings, .. }) = &app.dialog else {
+        panic!("no menu: {}", app.status.text)
+    };
+    assert_eq!(endings.len(), 2);
+    assert!(
+        endings[0].text.contains("takes the Pawn on 26.24"),
+        "{}",
+        endings[0].text
+    );
+    assert!(
+        endings[1].text.contains("removes 2 pieces"),
+        "{}",
+        endings[1].text
+    );
+    for size in [(80, 24), (100, 30), (240, 70)] {
+        let t = text(&render(&app, size.0, size.1));
+        assert!(t.contains("ways to end on 26.24"), "{size:?}\n{t}");
+    }
+    keys(&mut app, "2");
     assert_eq!(
         app.history().line().first().map(|p| p.text.as_str()),
         Some("LN26.26x26.25x26.24+"),
@@ -248,64 +264,80 @@ fn lion_double_capture_and_igui_are_entered_leg_by_leg() {
     );
     assert_eq!(app.pos().pieces().count(), 3, "both pawns gone");
     keys(&mut app, "u");
-    // Igui: through the pawn and back home.
-    goto(&mut app, 10, 10);
+    // Igui: choose the lion's own square, then the way that takes the pawn.
+    press_on(&mut app, 10, 10);
     key(&mut app, KeyCode::Enter);
-    goto(&mut app, 10, 11);
-    key(&mut app, KeyCode::Enter);
-    goto(&mut app, 10, 10);
-    key(&mut app, KeyCode::Enter);
+    let Some(Dialog::Endings { endings, .. }) = &app.dialog else {
+        panic!("no menu: {}", app.status.text)
+    };
+    let igui = endings
+        .iter()
+        .position(|e| e.text.contains("x26.25-26.26"))
+        .unwrap();
+    keys(&mut app, &(igui + 1).to_string());
     assert_eq!(app.history().line()[0].text, "LN26.26x26.25-26.26+");
     keys(&mut app, "u");
-    // Choosing the stop twice takes just the pawn.
-    goto(&mut app, 10, 10);
+    // Arrows and Enter choose too; Esc goes back to choosing a square.
+    press_on(&mut app, 10, 10);
+    press_on(&mut app, 10, 12);
+    key(&mut app, KeyCode::Esc);
+    assert!(app.dialog.is_none() && app.board.selection.is_some());
     key(&mut app, KeyCode::Enter);
-    goto(&mut app, 10, 11);
+    key(&mut app, KeyCode::Down);
     key(&mut app, KeyCode::Enter);
-    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.history().line()[0].text, "LN26.26x26.25x26.24+");
+    keys(&mut app, "u");
+    // Taking the near pawn alone is one press: no other way ends there.
+    press_on(&mut app, 10, 10);
+    press_on(&mut app, 10, 11);
     assert_eq!(app.history().line()[0].text, "LN26.26x26.25+");
 }
 
 #[test]
-fn hook_move_turns_where_chosen() {
+fn a_lion_step_that_takes_nothing_is_one_press() {
+    let mut app = custom("wikipedia", Side::Black, &[("LN", Side::Black, 10, 10)]);
+    press_on(&mut app, 10, 10);
+    press_on(&mut app, 10, 11);
+    assert!(app.dialog.is_none(), "{:?}", app.dialog);
+    assert_eq!(app.history().line()[0].text, "LN26.26-26.25");
+}
+
+#[test]
+fn hook_move_goes_to_its_destination_or_turns_where_chosen() {
     let mut app = custom(
         "wikipedia",
         Side::Black,
         &[("HM", Side::Black, 10, 10), ("P", Side::Black, 10, 14)],
     );
-    goto(&mut app, 10, 10);
-    key(&mut app, KeyCode::Enter);
-    // Straight to 10,12 is a final square and also a turning point.
-    goto(&mut app, 10, 12);
-    key(&mut app, KeyCode::Enter);
-    goto(&mut app, 14, 12);
-    key(&mut app, KeyCode::Enter);
-    assert_eq!(app.history().line()[0].text, "HM26.26-26.24-22.24");
+    press_on(&mut app, 10, 10);
+    // Straight to 10,12 ends there at once.
+    press_on(&mut app, 10, 12);
+    assert_eq!(app.history().line()[0].text, "HM26.26-26.24");
+    keys(&mut app, "u");
+    // Round the corner: one press on the destination.
+    press_on(&mut app, 10, 10);
+    press_on(&mut app, 14, 12);
+    let t = &app.history().line()[0].text;
+    assert!(t.starts_with("HM26.26-") && t.ends_with("-22.24"), "{t}");
 }
 
 #[test]
 fn promotion_is_asked_only_when_it_is_a_choice() {
     let mut app = custom("umebayashi", Side::Black, &[("G", Side::Black, 10, 24)]);
-    goto(&mut app, 10, 24);
-    key(&mut app, KeyCode::Enter);
-    goto(&mut app, 10, 25);
-    key(&mut app, KeyCode::Enter);
+    press_on(&mut app, 10, 24);
+    press_on(&mut app, 10, 25);
     assert!(matches!(app.dialog, Some(Dialog::Promote { .. })));
     keys(&mut app, "n");
     assert_eq!(app.history().line()[0].text, "G26.12-26.11=");
     keys(&mut app, "u");
-    goto(&mut app, 10, 24);
-    key(&mut app, KeyCode::Enter);
-    goto(&mut app, 10, 25);
-    key(&mut app, KeyCode::Enter);
+    press_on(&mut app, 10, 24);
+    press_on(&mut app, 10, 25);
     keys(&mut app, "y");
     assert_eq!(app.history().line()[0].text, "G26.12-26.11+");
     // Compulsory under atsa: no question.
     let mut app = custom("atsa", Side::Black, &[("G", Side::Black, 10, 24)]);
-    goto(&mut app, 10, 24);
-    key(&mut app, KeyCode::Enter);
-    goto(&mut app, 10, 25);
-    key(&mut app, KeyCode::Enter);
+    press_on(&mut app, 10, 24);
+    press_on(&mut app, 10, 25);
     assert_eq!(app.dialog, None);
     assert_eq!(app.history().line()[0].text, "G26.12-26.11+");
 }
@@ -314,10 +346,8 @@ fn promotion_is_asked_only_when_it_is_a_choice() {
 fn game_end_resign_and_quit() {
     let mut app = custom("wikipedia", Side::Black, &[("R", Side::Black, 35, 0)]);
     // The rook takes White's only king.
-    goto(&mut app, 35, 0);
-    key(&mut app, KeyCode::Enter);
-    goto(&mut app, 35, 35);
-    key(&mut app, KeyCode::Enter);
+    press_on(&mut app, 35, 0);
+    press_on(&mut app, 35, 35);
     assert!(
         app.status.text.contains("Game over: Black wins"),
         "{}",
@@ -349,10 +379,8 @@ fn game_end_resign_and_quit() {
     keys(&mut app, "u");
     assert!(app.outcome().is_none());
     // Quit asks when the game has moves; n keeps playing.
-    goto(&mut app, 35, 0);
-    key(&mut app, KeyCode::Enter);
-    goto(&mut app, 35, 1);
-    key(&mut app, KeyCode::Enter);
+    press_on(&mut app, 35, 0);
+    press_on(&mut app, 35, 1);
     assert_eq!(app.history().played().len(), 1);
     keys(&mut app, "q");
     assert!(matches!(
@@ -452,6 +480,7 @@ fn mouse_click_selects_and_wheel_scrolls() {
 #[test]
 fn the_board_and_panels_render() {
     let mut app = start("wikipedia");
+    app.layout(Rect::new(0, 0, 200, 60));
     goto(&mut app, 17, 10);
     let t = text(&render(&app, 200, 60));
     assert!(t.contains(" 20   19   18 "), "file labels: {t}");
@@ -748,7 +777,10 @@ fn an_unfinished_game_is_offered_for_resuming() {
     ));
     let t = text(&render(&app, 200, 60));
     assert!(t.contains("Resume the unfinished game"), "{t}");
-    keys(&mut app, "y");
+    // Stray keys do nothing: only Enter resumes and n starts afresh.
+    keys(&mut app, "yjq x");
+    assert!(app.dialog.is_some() && !app.quit);
+    key(&mut app, KeyCode::Enter);
     assert_eq!(app.history().played().len(), 5);
     assert_eq!(app.session.files.autosave.as_deref(), Some(path.as_path()));
     // Declining starts afresh.
@@ -1249,7 +1281,377 @@ fn status_lines_say_things_once_and_in_good_english() {
     let t = text(&render(&app, 240, 70));
     assert!(t.contains("1 square it can reach from here"), "{t}");
     pawn_move(&mut app, 17, 10, 11);
-    assert_eq!(app.status.text, "1. Black P19.26-19.25.");
+    assert!(
+        app.status.text.starts_with("1. Black P19.26-19.25."),
+        "no turn after it: {}",
+        app.status.text
+    );
+}
+
+/// What the board shows on square (x, y): its cells, trimmed.
+fn cell(app: &App, x: i32, y: i32) -> String {
+    let buf = render(app, 240, 70);
+    let g = app.board.geom;
+    let (c, r) = app.board.screen_xy(x, y);
+    let (sc, sr) = app.board.view.scroll;
+    let col = g.left + ((c - sc) as u16) * g.cell_w;
+    let row = g.top + (r - sr) as u16;
+    let mut s = String::new();
+    for i in 0..g.cell_w {
+        s.push_str(buf[(col + i, row)].symbol());
+    }
+    s.trim().to_string()
+}
+
+fn sq(app: &App, x: i32, y: i32) -> taikyoku::geometry::Square {
+    app.rules().dims().square(x, y).unwrap()
+}
+
+#[test]
+fn marks_are_the_same_hovering_and_selected() {
+    // A great general (range capture) and a lion, with pieces around.
+    let pieces = [
+        ("GG", Side::Black, 10, 10),
+        ("P", Side::White, 10, 12),
+        ("P", Side::White, 10, 14),
+        ("P", Side::Black, 12, 12),
+        ("LN", Side::Black, 20, 10),
+        ("P", Side::White, 20, 11),
+    ];
+    let mut app = custom("wikipedia", Side::Black, &pieces);
+    for (x, y) in [(10, 10), (20, 10)] {
+        goto(&mut app, x, y);
+        let hover = app.board.overlay.clone();
+        let shown: Vec<String> = [(10, 12), (10, 13), (10, 14), (10, 15), (20, 11), (20, 12)]
+            .iter()
+            .map(|&(a, b)| cell(&app, a, b))
+            .collect();
+        key(&mut app, KeyCode::Enter);
+        assert_eq!(app.board.overlay, hover, "the marks stay when selected");
+        let selected: Vec<String> = [(10, 12), (10, 13), (10, 14), (10, 15), (20, 11), (20, 12)]
+            .iter()
+            .map(|&(a, b)| cell(&app, a, b))
+            .collect();
+        assert_eq!(shown, selected);
+        key(&mut app, KeyCode::Esc);
+    }
+    goto(&mut app, 10, 10);
+    // The first pawn: taken outright, and removed by a range capture further on (`x`); the
+    // second: `x` too; beyond it, a jump over the pawns `*`; the own pawn off the line: none.
+    assert!(
+        cell(&app, 10, 12).starts_with('x'),
+        "{}",
+        cell(&app, 10, 12)
+    );
+    assert_eq!(cell(&app, 10, 15), "*");
+    assert_eq!(cell(&app, 10, 11), "o");
+    let v = app.board.overlay[sq(&app, 10, 12).0 as usize];
+    assert_ne!(v & mark::RANGE_VICTIM, 0);
+    // No `+` where nothing promotes (wikipedia promotes on a first capture only).
+    assert!(!cell(&app, 10, 11).contains('+'));
+    // The lion: the pawn next to it is a stop (`@`) as well as a capture.
+    goto(&mut app, 20, 10);
+    assert!(
+        cell(&app, 20, 11).starts_with('@'),
+        "{}",
+        cell(&app, 20, 11)
+    );
+    assert_eq!(
+        cell(&app, 20, 10).chars().next(),
+        Some('^'),
+        "not its own destination yet"
+    );
+    // After the first leg onto the pawn (the pawn's only stop), the pawn is taken on the way
+    // (`!`) and the square to come back to (igui) is marked `o`.
+    key(&mut app, KeyCode::Enter);
+    app.board.go_on(&app.session.history, sq(&app, 20, 11));
+    assert!(
+        cell(&app, 20, 11).starts_with('!'),
+        "{}",
+        cell(&app, 20, 11)
+    );
+    assert!(
+        cell(&app, 20, 10).starts_with('o'),
+        "{}",
+        cell(&app, 20, 10)
+    );
+    // `#`: a piece a range capture removes on the way further, not capturable itself.
+    let mut app = custom(
+        "wikipedia",
+        Side::Black,
+        &[("GG", Side::Black, 10, 10), ("P", Side::Black, 10, 12)],
+    );
+    goto(&mut app, 10, 10);
+    assert!(
+        cell(&app, 10, 12).starts_with('#'),
+        "{}",
+        cell(&app, 10, 12)
+    );
+    key(&mut app, KeyCode::Enter);
+    assert!(cell(&app, 10, 12).starts_with('#'), "kept when selected");
+}
+
+#[test]
+fn the_last_move_is_marked_apart_from_captures() {
+    let pieces = [
+        ("LN", Side::Black, 10, 10),
+        ("P", Side::White, 10, 11),
+        ("P", Side::White, 10, 12),
+    ];
+    let mut app = custom("wikipedia", Side::Black, &pieces);
+    // Igui: the lion takes the pawn and stays; what it took is marked on the empty square.
+    press_on(&mut app, 10, 10);
+    key(&mut app, KeyCode::Enter);
+    let Some(Dialog::Endings { endings, .. }) = &app.dialog else {
+        panic!("no menu")
+    };
+    let igui = endings
+        .iter()
+        .position(|e| e.text.contains("x26.25-26.26"))
+        .unwrap();
+    keys(&mut app, &(igui + 1).to_string());
+    // The taken pawn's square shows `~`, not the capture mark `x`.
+    goto(&mut app, 30, 30);
+    assert_eq!(cell(&app, 10, 11), "~");
+    // In a replay, the moved piece's marks never hide what the move took.
+    let (mut rec, _) = recorded_game(0);
+    rec.start = taikyoku::notation::position_string(app.rules(), app.history().start());
+    let mut h = taikyoku::history::History::new(
+        app.history().shared_rules(),
+        app.history().start().clone(),
+    );
+    h.play_text("LN26.26x26.25-26.26").unwrap();
+    rec.update(&h);
+    let replay = rec.replay(&app.rules().game).unwrap();
+    let mut app = App::from_record(
+        rec,
+        replay,
+        Keymap::default(),
+        Theme::default_theme(),
+        false,
+        true,
+    );
+    app.layout(Rect::new(0, 0, 240, 70));
+    app.update(Msg::Show(1));
+    goto(&mut app, 10, 10);
+    assert_eq!(
+        cell(&app, 10, 11),
+        "~",
+        "the lion's own marks do not hide it"
+    );
+}
+
+#[test]
+fn a_royal_that_can_be_taken_is_marked() {
+    // White's rook aims at Black's king on 0,0 along the first rank.
+    let mut app = custom(
+        "wikipedia",
+        Side::White,
+        &[("R", Side::White, 5, 8), ("P", Side::White, 30, 30)],
+    );
+    assert!(app.board.danger.is_empty());
+    press_on(&mut app, 5, 8);
+    press_on(&mut app, 5, 0);
+    assert_eq!(app.board.danger.len(), 1, "{}", app.status.text);
+    assert!(
+        app.status
+            .text
+            .contains("Black's King on 36.36 can be taken (by the Rook on 31.36)!"),
+        "{}",
+        app.status.text
+    );
+    assert!(cell(&app, 0, 0).starts_with('&'), "{}", cell(&app, 0, 0));
+    keys(&mut app, "r");
+    assert_eq!(app.board.cursor, (0, 0), "r goes to the royal in danger");
+    keys(&mut app, "u");
+    assert!(app.board.danger.is_empty());
+}
+
+#[test]
+fn the_status_line_previews_a_move_and_own_losses_are_confirmed() {
+    let pieces = [
+        ("GG", Side::Black, 10, 10),
+        ("P", Side::Black, 10, 12),
+        ("P", Side::White, 10, 13),
+        ("P", Side::White, 10, 14),
+    ];
+    let mut app = custom("wikipedia", Side::Black, &pieces);
+    press_on(&mut app, 10, 10);
+    goto(&mut app, 10, 12);
+    key(&mut app, KeyCode::Up);
+    key(&mut app, KeyCode::Up);
+    assert_eq!(app.board.cursor, (10, 14));
+    assert!(
+        app.status.text.contains("x26.22")
+            && app
+                .status
+                .text
+                .contains("removes 3 pieces, 1 of them yours"),
+        "{}",
+        app.status.text
+    );
+    key(&mut app, KeyCode::Enter);
+    assert!(matches!(
+        app.dialog,
+        Some(Dialog::Confirm {
+            kind: ConfirmKind::OwnCapture(_),
+            ..
+        })
+    ));
+    let t = text(&render(&app, 200, 60));
+    assert!(
+        t.contains("1 of them yours") && t.contains("Play it? y / n"),
+        "{t}"
+    );
+    keys(&mut app, "n");
+    assert!(app.history().played().is_empty());
+    key(&mut app, KeyCode::Enter);
+    keys(&mut app, "y");
+    assert_eq!(app.history().played().len(), 1);
+    assert_eq!(app.pos().pieces().count(), 3, "GG and the kings");
+    // The setting turns the question off.
+    keys(&mut app, "u");
+    app.confirm_own_captures = false;
+    press_on(&mut app, 10, 10);
+    press_on(&mut app, 10, 14);
+    assert_eq!(app.history().played().len(), 1);
+    // A plain step says it takes nothing.
+    keys(&mut app, "u");
+    press_on(&mut app, 10, 10);
+    key(&mut app, KeyCode::Left);
+    assert!(
+        app.status.text.contains("takes nothing"),
+        "{}",
+        app.status.text
+    );
+}
+
+#[test]
+fn each_side_finds_its_cursor_again_and_jumps() {
+    let mut app = start("wikipedia");
+    // Black plays a pawn; White plays one; Black's cursor is back where Black left it.
+    pawn_move(&mut app, 20, 10, 11);
+    let black_cursor = app.board.cursors[0];
+    assert_eq!(black_cursor, Some((20, 11)));
+    pawn_move(&mut app, 20, 25, 24);
+    assert_eq!(app.board.cursor, (20, 11), "Black's cursor again");
+    // m: to the last move; r: to one's own king.
+    keys(&mut app, "m");
+    assert_eq!(app.board.cursor, (20, 24));
+    keys(&mut app, "r");
+    let royal = app.pos().piece_at(app.board.cursor_square()).unwrap();
+    assert!(royal.side == Side::Black && app.rules().catalogue().kind(royal.kind).royal);
+    // PageUp moves a screen up.
+    let rows = app.board.geom.rows;
+    let y0 = app.board.cursor.1;
+    key(&mut app, KeyCode::PageUp);
+    assert_eq!(app.board.cursor.1, (y0 + rows - 1).min(35));
+    key(&mut app, KeyCode::PageDown);
+    assert_eq!(app.board.cursor.1, y0);
+    // `/` then Enter repeats the last search.
+    key(&mut app, KeyCode::Char('/'));
+    keys(&mut app, "Lion");
+    key(&mut app, KeyCode::Enter);
+    let first = app.board.cursor;
+    key(&mut app, KeyCode::Char('/'));
+    key(&mut app, KeyCode::Enter);
+    assert_ne!(app.board.cursor, first, "{}", app.status.text);
+    assert!(app.status.text.contains("Lion"), "{}", app.status.text);
+}
+
+#[test]
+fn save_names_get_toml_and_go_to_the_games_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("games");
+    let p = super::session::save_path("mine", Some(&games));
+    assert_eq!(p, games.join("mine.toml"));
+    assert_eq!(
+        super::session::save_path("/tmp/x.rec", Some(&games)),
+        std::path::PathBuf::from("/tmp/x.rec")
+    );
+    let mut app = start("wikipedia");
+    app.session.files.games_dir = Some(games.clone());
+    pawn_move(&mut app, 20, 10, 11);
+    keys(&mut app, "s");
+    let t = text(&render(&app, 200, 60));
+    assert!(
+        t.contains(&format!("a name goes in {}", games.display())),
+        "{t}"
+    );
+    keys(&mut app, "first");
+    key(&mut app, KeyCode::Enter);
+    assert!(games.join("first.toml").is_file(), "{}", app.status.text);
+    // s saves there again without asking; S (save as) asks for a new name.
+    keys(&mut app, "s");
+    assert!(app.dialog.is_none());
+    keys(&mut app, "S");
+    keys(&mut app, "second");
+    key(&mut app, KeyCode::Enter);
+    assert!(games.join("second.toml").is_file(), "{}", app.status.text);
+    assert_eq!(
+        app.session.files.save.as_deref(),
+        Some(games.join("second.toml").as_path())
+    );
+}
+
+#[test]
+fn a_resumed_autosave_asks_for_a_name_once_and_recent_games_open() {
+    let (rec, _) = recorded_game(5);
+    let dir = tempfile::tempdir().unwrap();
+    let autosaves = dir.path().join("autosave");
+    std::fs::create_dir_all(&autosaves).unwrap();
+    let path = autosaves.join("game-x.toml");
+    taikyoku::store::save(&path, &rec, taikyoku::store::Overwrite::Never).unwrap();
+    let mut app = start("wikipedia");
+    app.session.files.autosave_dir = Some(autosaves.clone());
+    app.session.files.games_dir = Some(dir.path().join("games"));
+    app.offer_resume(
+        taikyoku::store::latest_unfinished(&autosaves)
+            .unwrap()
+            .unwrap(),
+    );
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.history().played().len(), 5);
+    keys(&mut app, "s");
+    assert!(app.dialog.is_some(), "the first s asks for a name");
+    keys(&mut app, "named");
+    key(&mut app, KeyCode::Enter);
+    keys(&mut app, "s");
+    assert!(app.dialog.is_none(), "then it has one");
+    // The list of games (o) opens any of them.
+    let listed = vec![super::session::Listed {
+        line: super::session::summary(&path, &rec),
+        path: path.clone(),
+        unfinished: true,
+    }];
+    assert!(
+        listed[0].line.contains("5 moves")
+            && listed[0].line.contains("wikipedia")
+            && listed[0].line.contains("unfinished"),
+        "{}",
+        listed[0].line
+    );
+    let mut app = start("wikipedia");
+    app.session.files.autosave_dir = Some(autosaves.clone());
+    app.update(Msg::Key(KeyEvent::new(
+        KeyCode::Char('o'),
+        KeyModifiers::NONE,
+    )));
+    app.dialog = Some(Dialog::Games {
+        games: listed,
+        chosen: 0,
+    });
+    for size in [(80, 24), (100, 30), (240, 70)] {
+        let t = text(&render(&app, size.0, size.1));
+        assert!(
+            t.contains("Recent and unfinished games") && t.contains("5 moves"),
+            "{size:?}\n{t}"
+        );
+    }
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.history().played().len(), 5);
+    assert_eq!(app.session.files.autosave.as_deref(), Some(path.as_path()));
+    assert!(app.session.files.save.is_none());
 }
 
 /// An app whose game is loaded from the record at `path` (as `play --load` does).

@@ -1,0 +1,139 @@
+//! What a move does, in words, before it is committed: its notation, what it takes (and how
+//! many of the mover's own pieces), the distinct ways of ending a move on a square, and the
+//! royal pieces the opponent could take next. All of it is read off the generated moves.
+
+use taikyoku::geometry::{Side, Square};
+use taikyoku::history::History;
+use taikyoku::movegen::Move;
+use taikyoku::notation;
+
+/// One distinct way to end a move on a square: the same squares emptied; with and without
+/// promotion when that is a choice (asked afterwards).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ending {
+    pub moves: Vec<Move>,
+    pub text: String,
+}
+
+/// The pieces `m` removes: (square, side) of each.
+fn victims(h: &History, m: &Move) -> Vec<(Square, Side)> {
+    let pos = h.position();
+    m.victims(h.rules().dims())
+        .filter_map(|s| pos.piece_at(s).map(|p| (s, p.side)))
+        .collect()
+}
+
+/// How many of the mover's own pieces `m` removes.
+pub fn own_losses(h: &History, m: &Move) -> usize {
+    let mover = h.position().piece_at(m.from).map(|p| p.side);
+    victims(h, m)
+        .iter()
+        .filter(|(_, s)| Some(*s) == mover)
+        .count()
+}
+
+/// A move in words: its notation, then what it takes ("takes the Pawn on 19.25"), and for a
+/// move removing several pieces "removes 3 pieces, 1 of them yours".
+pub fn describe(h: &History, m: &Move) -> String {
+    let (rules, pos) = (h.rules(), h.position());
+    let text = notation::move_string(rules, pos, m);
+    let v = victims(h, m);
+    let own = own_losses(h, m);
+    let name = |s: Square| {
+        let p = pos.piece_at(s).expect("a victim stands somewhere");
+        let k = &rules.catalogue().kind(p.kind).name;
+        format!("{k} on {}", rules.dims().square_name(s))
+    };
+    match v.len() {
+        0 => format!("{text}: takes nothing"),
+        1 if own == 0 => format!("{text}: takes the {}", name(v[0].0)),
+        1 => format!("{text}: removes your own {}", name(v[0].0)),
+        n => {
+            let mine = match own {
+                0 => String::new(),
+                k => format!(", {k} of them yours"),
+            };
+            let listed: Vec<String> = v.iter().take(3).map(|&(s, _)| name(s)).collect();
+            let more = if n > 3 { ", …" } else { "" };
+            format!(
+                "{text}: removes {n} pieces{mine} ({}{more})",
+                listed.join(", ")
+            )
+        }
+    }
+}
+
+/// The distinct ways the `moves` (of one piece, all legal) end on `to`: grouped by the squares
+/// they empty, fewest first; the promotion choice stays within a group.
+pub fn endings<'a>(
+    h: &History,
+    moves: impl IntoIterator<Item = &'a Move>,
+    to: Square,
+) -> Vec<Ending> {
+    let dims = h.rules().dims();
+    let mut groups: Vec<(Vec<Square>, Vec<Move>)> = Vec::new();
+    for m in moves.into_iter().filter(|m| m.to == to) {
+        let mut v: Vec<Square> = m.victims(dims).collect();
+        v.sort();
+        match groups.iter_mut().find(|g| g.0 == v) {
+            Some(g) if !g.1.iter().any(|o| o.promotes() == m.promotes()) => g.1.push(*m),
+            Some(_) => {}
+            None => groups.push((v, vec![*m])),
+        }
+    }
+    groups.sort_by_key(|g| g.0.len());
+    groups
+        .into_iter()
+        .map(|(_, moves)| {
+            let plain = moves.iter().find(|m| !m.promotes()).unwrap_or(&moves[0]);
+            let mut text = describe(h, plain);
+            if moves.len() > 1 {
+                text.push_str(" (promotion asked)");
+            }
+            Ending { moves, text }
+        })
+        .collect()
+}
+
+/// The side to move's royal pieces the opponent could take on its next move, with one piece
+/// that could take each.
+pub fn royals_in_danger(h: &History) -> Vec<(Square, Square)> {
+    let (rules, pos) = (h.rules(), h.position());
+    let side = pos.to_move();
+    let cat = rules.catalogue();
+    let mut out: Vec<(Square, Square)> = Vec::new();
+    for m in rules.royal_threats(pos) {
+        for s in m.victims(rules.dims()) {
+            let royal = pos
+                .piece_at(s)
+                .is_some_and(|p| p.side == side && cat.kind(p.kind).royal);
+            if royal && !out.iter().any(|o| o.0 == s) {
+                out.push((s, m.from));
+            }
+        }
+    }
+    out
+}
+
+/// "Your King on 18.36 can be taken (by the Lion on 18.34)." for each royal in danger.
+pub fn danger_text(h: &History, danger: &[(Square, Square)]) -> Option<String> {
+    let (rules, pos) = (h.rules(), h.position());
+    let name = |s: Square| {
+        let k = pos
+            .piece_at(s)
+            .map_or("piece", |p| &rules.catalogue().kind(p.kind).name);
+        format!("{k} on {}", rules.dims().square_name(s))
+    };
+    let parts: Vec<String> = danger
+        .iter()
+        .map(|&(royal, by)| {
+            format!(
+                "{}'s {} can be taken (by the {})!",
+                super::app::capital(pos.to_move().name()),
+                name(royal),
+                name(by)
+            )
+        })
+        .collect();
+    (!parts.is_empty()).then(|| parts.join(" "))
+}
