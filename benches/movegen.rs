@@ -97,40 +97,46 @@ fn copy_and_play_every_move<const PLIES: usize>(bencher: Bencher) {
     });
 }
 
-/// Every move's reply list, from the move cache (only the pieces that read a changed square
-/// are generated again).
-#[divan::bench(consts = PLACES)]
-fn replies_incremental<const PLIES: usize>(bencher: Bencher) {
+/// Makes each legal move of the position `plies` in, lists the replies with `replies` into a
+/// reused buffer, and unmakes it.
+fn every_reply(
+    bencher: Bencher,
+    plies: usize,
+    mut replies: impl FnMut(&Rules, &Position, &Move, &mut Vec<Move>),
+) {
     let r = rules("atsa");
-    let mut p = position(&r, PLIES);
+    let mut p = position(&r, plies);
     let moves = r.legal_moves(&p);
-    let mut cache = MoveCache::new();
-    cache.build(&r, &p, p.to_move().opponent());
     let mut out = Vec::new();
     bencher.bench_local(|| {
         for m in &moves {
             let undo = r.make(&mut p, m);
             out.clear();
-            cache.moves_after(&r, &p, m, &mut out);
+            replies(&r, &p, m, &mut out);
             r.unmake(&mut p, undo);
         }
+    });
+}
+
+/// Every move's reply list, from the move cache (only the pieces that read a changed square
+/// are generated again).
+#[divan::bench(consts = PLACES)]
+fn replies_incremental<const PLIES: usize>(bencher: Bencher) {
+    let r = rules("atsa");
+    let p = position(&r, PLIES);
+    let mut cache = MoveCache::new();
+    cache.build(&r, &p, p.to_move().opponent());
+    every_reply(bencher, PLIES, |r, p, m, out| {
+        cache.moves_after(r, p, m, out)
     });
 }
 
 /// Every move's reply list, generated in full.
 #[divan::bench(consts = PLACES)]
 fn replies_full<const PLIES: usize>(bencher: Bencher) {
-    let r = rules("atsa");
-    let mut p = position(&r, PLIES);
-    let moves = r.legal_moves(&p);
-    let (mut scratch, mut out) = (Scratch::default(), Vec::new());
-    bencher.bench_local(|| {
-        for m in &moves {
-            let undo = r.make(&mut p, m);
-            out.clear();
-            r.legal_moves_into(&p, &mut scratch, &mut out);
-            r.unmake(&mut p, undo);
-        }
+    let mut scratch = Scratch::default();
+    every_reply(bencher, PLIES, |r, p, _, out| {
+        r.legal_moves_into(p, &mut scratch, out)
     });
 }
 

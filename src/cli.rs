@@ -18,7 +18,7 @@ use taikyoku::notation::{self, NotationError};
 use taikyoku::position::{Piece, Position};
 use taikyoku::record::{self, Record, RecordError, Replay};
 use taikyoku::rules::{Rules, RulesError};
-use taikyoku::store::{self, Overwrite};
+use taikyoku::store::{self, Overwrite, StoreError};
 
 /// Taikyoku shōgi (大局将棋), the largest historical chess game, in a terminal.
 #[derive(Parser, Debug)]
@@ -245,6 +245,8 @@ pub enum CliError {
     Notation(#[from] NotationError),
     #[error(transparent)]
     Record(#[from] RecordError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
     #[error(transparent)]
     Data(#[from] DataError),
     #[error(transparent)]
@@ -770,7 +772,7 @@ fn record_new(g: &GameArgs, rs: &Option<String>, a: RecordNewArgs) -> Result<(),
         Overwrite::Never
     };
     store::save(&a.file, &record, overwrite).map_err(|e| match e {
-        RecordError::Exists { file } => CliError::Usage(format!(
+        StoreError::Exists { file } => CliError::Usage(format!(
             "{file}: already exists (use --force to replace it)"
         )),
         e => e.into(),

@@ -155,7 +155,7 @@ impl fmt::Display for MoveError {
 
 impl std::error::Error for MoveError {}
 
-/// Why a record could not be read, replayed or written.
+/// Why a record could not be read or replayed (saving has its own [`crate::store::StoreError`]).
 #[derive(Debug, thiserror::Error)]
 pub enum RecordError {
     /// A syntax, type or value error at a place in the file.
@@ -172,17 +172,6 @@ pub enum RecordError {
         file: String,
         source: std::io::Error,
     },
-    /// Saving would replace a file that exists (and no overwrite was asked for).
-    #[error("{file}: the file already exists; not overwriting it")]
-    Exists { file: String },
-    /// Saving would replace changes another program made since this one read or wrote it.
-    #[error(
-        "{file}: the file was changed by another program since this game was loaded or saved; not overwriting it"
-    )]
-    Changed { file: String },
-    /// Saving would replace a file that is not a record, which may be someone's data.
-    #[error("{file}: the file exists and is not a game record, so it is not overwritten: {reason}")]
-    NotARecord { file: String, reason: DataError },
 }
 
 /// A problem a replay found that does not stop the game from loading.

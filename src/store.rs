@@ -7,11 +7,34 @@
 //! through a symbolic link to its target and keeps the target's permissions (and owner, where
 //! allowed). Also where autosaves live and which unfinished game to offer to resume.
 
+use crate::error::DataError;
 use crate::record::{Record, RecordError};
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+/// Why a record could not be saved, or a save was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The file could not be read, locked or written.
+    #[error("{file}: {source}")]
+    Io { file: String, source: io::Error },
+    /// Saving would replace a file that exists (and no overwrite was asked for).
+    #[error("{file}: the file already exists; not overwriting it")]
+    Exists { file: String },
+    /// Saving would replace changes another program made since this one read or wrote it.
+    #[error(
+        "{file}: the file was changed by another program since this game was loaded or saved; not overwriting it"
+    )]
+    Changed { file: String },
+    /// Saving would replace a file that is not a record, which may be someone's data.
+    #[error("{file}: the file exists and is not a game record, so it is not overwritten: {reason}")]
+    NotARecord { file: String, reason: DataError },
+    /// The record there could not be read.
+    #[error(transparent)]
+    Record(#[from] RecordError),
+}
 
 /// What a save may replace.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,9 +85,9 @@ pub struct Lock {
 
 /// Locks the record at `path` for reading and replacing it (waiting a while for another
 /// writer to finish).
-pub fn lock(path: &Path) -> Result<Lock, RecordError> {
+pub fn lock(path: &Path) -> Result<Lock, StoreError> {
     let shown = path.display().to_string();
-    let io = |source| RecordError::Io {
+    let io = |source| StoreError::Io {
         file: shown.clone(),
         source,
     };
@@ -80,8 +103,8 @@ pub fn lock(path: &Path) -> Result<Lock, RecordError> {
 }
 
 impl Lock {
-    fn io(&self, source: io::Error) -> RecordError {
-        RecordError::Io {
+    fn io(&self, source: io::Error) -> StoreError {
+        StoreError::Io {
             file: self.shown.clone(),
             source,
         }
@@ -89,14 +112,14 @@ impl Lock {
 
     /// Saves a record atomically, replacing only what `overwrite` allows; returns the stamp
     /// of what was written.
-    pub fn save(&self, record: &Record, overwrite: Overwrite) -> Result<Stamp, RecordError> {
+    pub fn save(&self, record: &Record, overwrite: Overwrite) -> Result<Stamp, StoreError> {
         let file = self.shown.clone();
         let path = &self.target;
         match overwrite {
             Overwrite::Always => {}
             Overwrite::Never => {
                 if fs::symlink_metadata(path).is_ok() {
-                    return Err(RecordError::Exists { file });
+                    return Err(StoreError::Exists { file });
                 }
             }
             Overwrite::Record => match Record::load(path) {
@@ -105,17 +128,17 @@ impl Lock {
                 }
                 Err(RecordError::Data(mut reason)) => {
                     reason.file = file.clone();
-                    return Err(RecordError::NotARecord { file, reason });
+                    return Err(StoreError::NotARecord { file, reason });
                 }
                 Err(RecordError::Io { source, .. }) => return Err(self.io(source)),
-                Err(e) => return Err(e),
+                Err(e) => return Err(e.into()),
             },
             Overwrite::Unchanged(last) => {
                 if stamp(path)
                     .map_err(|e| self.io(e))?
                     .is_some_and(|now| now != last)
                 {
-                    return Err(RecordError::Changed { file });
+                    return Err(StoreError::Changed { file });
                 }
             }
         }
@@ -154,7 +177,7 @@ impl Lock {
 }
 
 /// Saves a record atomically, replacing only what `overwrite` allows (see [`Lock::save`]).
-pub fn save(path: &Path, record: &Record, overwrite: Overwrite) -> Result<(), RecordError> {
+pub fn save(path: &Path, record: &Record, overwrite: Overwrite) -> Result<(), StoreError> {
     lock(path)?.save(record, overwrite).map(|_| ())
 }
 
@@ -327,8 +350,8 @@ pub fn autosave_dir() -> Option<PathBuf> {
 /// Writes a new game's first autosave into `dir` (created if needed) under a new name made
 /// from its start date, and returns the path to save it to from then on (with
 /// [`Overwrite::Record`]).
-pub fn start_autosave(dir: &Path, record: &Record) -> Result<PathBuf, RecordError> {
-    fs::create_dir_all(dir).map_err(|source| RecordError::Io {
+pub fn start_autosave(dir: &Path, record: &Record) -> Result<PathBuf, StoreError> {
+    fs::create_dir_all(dir).map_err(|source| StoreError::Io {
         file: dir.display().to_string(),
         source,
     })?;
@@ -349,7 +372,7 @@ pub fn start_autosave(dir: &Path, record: &Record) -> Result<PathBuf, RecordErro
         };
         let path = dir.join(name);
         match save(&path, record, Overwrite::Never) {
-            Err(RecordError::Exists { .. }) => continue,
+            Err(StoreError::Exists { .. }) => continue,
             r => return r.map(|()| path),
         }
     }
@@ -437,12 +460,12 @@ mod tests {
         save(&path, &rec, Overwrite::Never).unwrap();
         assert!(matches!(
             save(&path, &rec, Overwrite::Never),
-            Err(RecordError::Exists { .. })
+            Err(StoreError::Exists { .. })
         ));
         save(&path, &rec, Overwrite::Record).unwrap();
         fs::write(&path, "my notes").unwrap();
         let e = save(&path, &rec, Overwrite::Record).unwrap_err();
-        assert!(matches!(e, RecordError::NotARecord { .. }), "{e}");
+        assert!(matches!(e, StoreError::NotARecord { .. }), "{e}");
         assert_eq!(fs::read_to_string(&path).unwrap(), "my notes");
         save(&path, &rec, Overwrite::Always).unwrap();
         assert_eq!(fs::read_to_string(&path).unwrap(), rec.to_toml());
@@ -521,7 +544,7 @@ mod tests {
             .unwrap()
             .save(&rec, Overwrite::Unchanged(first))
             .unwrap_err();
-        assert!(matches!(e, RecordError::Changed { .. }), "{e}");
+        assert!(matches!(e, StoreError::Changed { .. }), "{e}");
         assert_eq!(Record::load(&path).unwrap().moves(), other.moves());
         // ...but may save again what it wrote itself, or where nothing is.
         let now = stamp(&path).unwrap().unwrap();

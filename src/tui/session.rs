@@ -296,7 +296,7 @@ fn save_over(
     path: &std::path::Path,
     record: &Record,
     stamp: Option<Stamp>,
-) -> Result<Stamp, taikyoku::record::RecordError> {
+) -> Result<Stamp, store::StoreError> {
     let overwrite = stamp.map_or(Overwrite::Record, Overwrite::Unchanged);
     store::lock(path)?.save(record, overwrite)
 }
