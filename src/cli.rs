@@ -446,7 +446,8 @@ pub fn run(
             open_record(game, a.ascii, a.theme, true, play)
         }
         Some(Command::Recent(a)) => {
-            let games = crate::tui::session::recent_games();
+            let dirs = [store::autosave_dir(), store::games_dir()];
+            let games = crate::tui::session::recent_games(&dirs);
             let Some(n) = a.number else {
                 return out(&recent_text(&games));
             };

@@ -256,7 +256,9 @@ impl App {
             Action::Find => Some(Msg::Ask(PromptKind::Find)),
             Action::SaveAs => Some(Msg::Ask(PromptKind::Save)),
             Action::Recent => {
-                let games = super::session::recent_games();
+                let f = &self.session.files;
+                let games =
+                    super::session::recent_games(&[f.autosave_dir.clone(), f.games_dir.clone()]);
                 if games.is_empty() {
                     return Some(Msg::say("No saved or autosaved game yet."));
                 }
@@ -312,6 +314,8 @@ impl App {
             Action::Branch if self.replay.is_some() => self.branch(),
             _ => match self.replay.as_mut() {
                 Some(r) => r.update(a, h, self.tx.as_ref()),
+                // The board's own actions (a cursor move) have done their part already.
+                None if !a.describe().starts_with("replay: ") => None,
                 None => Some(Msg::Warn(format!(
                     "{} ({}) works only in a replay: taikyoku replay FILE.",
                     self.keymap.keys_of(a),
@@ -341,11 +345,10 @@ impl App {
             }
             ConfirmKind::Resume => match &self.pending_resume {
                 Some((_, r)) => format!(
-                    "Resume the unfinished game of {} ({} moves, {} rules)? Enter resumes, n starts a new game ({} lists every game).",
+                    "Resume the unfinished game of {} ({} moves, {} rules)? Enter resumes, n starts a new game, o lists every game.",
                     r.updated,
                     r.moves().len(),
                     r.rules,
-                    self.keymap.keys_of(Action::Recent)
                 ),
                 None => String::new(),
             },

@@ -162,6 +162,7 @@ impl Dialog {
                 KeyCode::Char('n' | 'N') => {
                     Reply::Close(Some(Msg::Answer(ConfirmKind::Resume, false)))
                 }
+                KeyCode::Char('o') => Reply::Close(Some(Msg::Act(Action::Recent))),
                 _ => Reply::Stay(None),
             },
             Dialog::Confirm { kind, .. } => {

@@ -221,10 +221,9 @@ pub struct Listed {
     pub unfinished: bool,
 }
 
-/// The games in the autosave folder and the games folder, unfinished ones first, then the
-/// latest played first.
-pub fn recent_games() -> Vec<Listed> {
-    let dirs = [store::autosave_dir(), store::games_dir()];
+/// The games in `dirs` (the autosave folder and the games folder), unfinished ones first,
+/// then the latest played first.
+pub fn recent_games(dirs: &[Option<PathBuf>]) -> Vec<Listed> {
     let mut all: Vec<_> = dirs
         .iter()
         .flatten()

@@ -789,6 +789,16 @@ fn an_unfinished_game_is_offered_for_resuming() {
     keys(&mut app, "n");
     assert_eq!(app.history().played().len(), 0);
     assert!(app.status.text.contains("A new game"));
+    // o opens the list of every game instead.
+    let mut app = start("wikipedia");
+    app.session.files.autosave_dir = Some(dir.path().to_path_buf());
+    app.offer_resume(
+        taikyoku::store::latest_unfinished(dir.path())
+            .unwrap()
+            .unwrap(),
+    );
+    keys(&mut app, "o");
+    assert!(matches!(&app.dialog, Some(Dialog::Games { games, .. }) if games.len() == 1));
 }
 
 #[test]
@@ -1541,6 +1551,10 @@ fn each_side_finds_its_cursor_again_and_jumps() {
     keys(&mut app, "r");
     let royal = app.pos().piece_at(app.board.cursor_square()).unwrap();
     assert!(royal.side == Side::Black && app.rules().catalogue().kind(royal.kind).royal);
+    // A cursor move says nothing without a selection (it is not a replay key).
+    key(&mut app, KeyCode::Left);
+    assert!(!app.status.warning, "{}", app.status.text);
+    key(&mut app, KeyCode::Right);
     // PageUp moves a screen up.
     let rows = app.board.geom.rows;
     let y0 = app.board.cursor.1;
