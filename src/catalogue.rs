@@ -40,8 +40,11 @@ pub struct PieceKind {
     pub name: String,
     pub aliases: Vec<String>,
     pub kanji: String,
-    /// One wide character for the board.
+    /// One wide character for the board's narrowest squares.
     pub label: String,
+    /// One or two wide characters, unique in the catalogue: the board's label at the default
+    /// zoom, where every kind must be told apart.
+    pub label2: String,
     /// Pieces of this kind per side in the standard setup (0 for promotion-only kinds).
     pub count: u16,
     pub royal: bool,
@@ -104,6 +107,7 @@ struct RawPiece {
     aliases: Vec<String>,
     kanji: String,
     label: Spanned<String>,
+    label2: Option<Spanned<String>>,
     #[serde(default)]
     count: u16,
     betza: Spanned<String>,
@@ -221,6 +225,19 @@ impl Catalogue {
                     ),
                 ));
             }
+            let label2 = p.label2.as_ref().unwrap_or(&p.label);
+            let wide = |c: char| c.to_string().width() == 2;
+            let n = label2.get_ref().chars().count();
+            if !(1..=2).contains(&n) || !label2.get_ref().chars().all(wide) {
+                return Err(src.error_span(
+                    &label2.span(),
+                    format!(
+                        "piece {code}: label2 {:?} must be one or two characters two terminal cells wide each (kanji)",
+                        label2.get_ref()
+                    ),
+                ));
+            }
+            let label2 = label2.get_ref().clone();
             if let Some(r) = &p.rank
                 && !(1..=9).contains(r.get_ref())
             {
@@ -286,6 +303,7 @@ impl Catalogue {
                 aliases: p.aliases,
                 kanji: p.kanji,
                 label: label.clone(),
+                label2,
                 count: p.count,
                 royal: p.royal,
                 rank: p.rank.map(Spanned::into_inner),
@@ -331,12 +349,14 @@ impl Catalogue {
             return Lookup::NotFound(Vec::new());
         }
         let mut hits: Vec<KindId> = Vec::new();
-        // Stronger matches first: code (any case), name, kanji, then aliases.
-        let tiers: [&dyn Fn(&PieceKind) -> bool; 4] = [
+        // Stronger matches first: code (any case), name, kanji, aliases, then board labels.
+        let tiers: [&dyn Fn(&PieceKind) -> bool; 5] = [
             &|k| fold(&k.code) == f,
             &|k| fold(&k.name) == f,
             &|k| k.kanji == q,
             &|k| k.aliases.iter().any(|a| fold(a) == f),
+            // What the board shows at any zoom.
+            &|k| k.label2 == q || k.label == q,
         ];
         for tier in tiers {
             hits = self

@@ -177,9 +177,10 @@ pub struct PlayOptions {
 pub struct PieceArgs {
     /// Code, English name (any case; spaces, hyphens and apostrophes optional), alias or kanji.
     pub name: String,
-    /// Square for --json destinations, as x,y (0-based from Black's left and back rank;
-    /// default: the middle of the board, 17,17 in Taikyoku shogi).
-    #[arg(long, value_name = "X,Y")]
+    /// The square a lone piece stands on for its destinations (--json lists them; the card
+    /// counts them): x,y (0-based from Black's left and back rank) or file.rank; default: the
+    /// middle of the board, 17,17 in Taikyoku shogi.
+    #[arg(long, value_name = "X,Y|FILE.RANK")]
     pub at: Option<String>,
     /// Print JSON: name, kanji, code, betza, promotes_to, at, destinations.
     #[arg(long)]
@@ -192,7 +193,8 @@ pub struct MovesArgs {
     pub position: PositionArgs,
     #[command(flatten)]
     pub record: RecordArg,
-    /// Print JSON: {"moves": [{"from", "to", "path", "captures", "promotes", "notation"}]}.
+    /// Print JSON: {"moves": [{"from", "to", "path", "captures", "own", "promotes", "notation"}]}
+    /// ("own": the captured squares that hold the mover's own pieces).
     #[arg(long)]
     pub json: bool,
     /// Also print the position string of the position.
@@ -418,7 +420,10 @@ pub fn run(
         }
         Some(Command::Play(a)) => {
             let game = match &a.load {
-                Some(file) => Some(load_replay(g, file)?),
+                Some(file) => {
+                    refuse_rules(&rs, file)?;
+                    Some(load_replay(g, file)?)
+                }
                 None => None,
             };
             let rules = match &game {
@@ -436,6 +441,7 @@ pub fn run(
             Ok(play(rules, pos, options)?)
         }
         Some(Command::Replay(a)) => {
+            refuse_rules(&rs, &a.file)?;
             let game = load_replay(g, &a.file)?;
             open_record(game, a.ascii, a.theme, true, play)
         }
@@ -458,7 +464,7 @@ pub fn run(
         Some(Command::Pieces) => pieces(g, &rs),
         Some(Command::Moves(a)) => moves(g, &rs, a),
         Some(Command::Perft(a)) => perft(g, &rs, a),
-        Some(Command::Rules(a)) => rules_cmd(g, a),
+        Some(Command::Rules(a)) => rules_cmd(g, &rs, a),
         Some(Command::Board(a)) => {
             let rules = load_rules(g, &rs)?;
             let pos = load_position(&rules, &a)?;
@@ -496,16 +502,33 @@ pub fn find_piece(rules: &Rules, name: &str) -> Result<KindId, CliError> {
     }
 }
 
-fn parse_at(s: &str) -> Result<(i32, i32), CliError> {
-    let (x, y) = s
-        .split_once(',')
-        .ok_or_else(|| CliError::Usage(format!("--at {s:?}: expected X,Y such as 17,17")))?;
-    let p = |t: &str| {
-        t.trim()
-            .parse::<i32>()
-            .map_err(|_| CliError::Usage(format!("--at {s:?}: expected X,Y such as 17,17")))
+/// `--at`: `X,Y` (0-based) or a square `file.rank`, on the board.
+fn parse_at(rules: &Rules, s: &str) -> Result<(i32, i32), CliError> {
+    let dims = rules.dims();
+    let bad = || {
+        CliError::Usage(format!(
+            "--at {s:?}: expected X,Y (0-{} each, e.g. {},{}) or a square file.rank (e.g. {}.{})",
+            dims.files.max(dims.ranks) - 1,
+            (dims.files - 1) / 2,
+            (dims.ranks - 1) / 2,
+            dims.files / 2 + 1,
+            dims.ranks / 2 + 1
+        ))
     };
-    Ok((p(x)?, p(y)?))
+    let (x, y) = match s.split_once(',') {
+        Some((x, y)) => {
+            let p = |t: &str| t.trim().parse::<i32>().map_err(|_| bad());
+            (p(x)?, p(y)?)
+        }
+        None => dims.xy(dims.parse_square(s.trim()).ok_or_else(bad)?),
+    };
+    if dims.square(x, y).is_none() {
+        return Err(CliError::Usage(format!(
+            "--at {s:?}: square {x},{y} is off the {}×{} board",
+            dims.files, dims.ranks
+        )));
+    }
+    Ok((x, y))
 }
 
 /// The squares other than its own that a lone Black piece of `kind` on `(x, y)` of an empty
@@ -545,15 +568,15 @@ pub fn lone_destinations(
 fn piece(g: &GameArgs, rs: &Option<String>, a: PieceArgs) -> Result<(), CliError> {
     let rules = load_rules(g, rs)?;
     let k = find_piece(&rules, &a.name)?;
+    let dims = rules.dims();
+    let (x, y) = match &a.at {
+        Some(at) => parse_at(&rules, at)?,
+        None => ((dims.files as i32 - 1) / 2, (dims.ranks as i32 - 1) / 2),
+    };
+    let dests = lone_destinations(&rules, k, x, y)?;
     if a.json {
         let kind = rules.catalogue().kind(k);
         let reading = &rules.readings[k as usize];
-        let dims = rules.dims();
-        let (x, y) = match &a.at {
-            Some(at) => parse_at(at)?,
-            None => ((dims.files as i32 - 1) / 2, (dims.ranks as i32 - 1) / 2),
-        };
-        let dests = lone_destinations(&rules, k, x, y)?;
         let v = json!({
             "name": kind.name,
             "kanji": kind.kanji,
@@ -565,7 +588,21 @@ fn piece(g: &GameArgs, rs: &Option<String>, a: PieceArgs) -> Result<(), CliError
         });
         return out(&v.to_string());
     }
-    out(&piece_card(&PieceCard::new(&rules, k)))
+    out(&piece_card(&PieceCard::new(&rules, k)))?;
+    if a.at.is_some() {
+        let sq = dims.square(x, y).expect("checked");
+        out(&format!(
+            "\nAlone on an empty board on {} ({x},{y}), it reaches {}.",
+            dims.square_name(sq),
+            count(dests.len(), "square")
+        ))?;
+    }
+    Ok(())
+}
+
+/// "1 square", "3 squares".
+pub fn count(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
 /// A piece's card as text.
@@ -662,11 +699,16 @@ fn moves(g: &GameArgs, rs: &Option<String>, a: MovesArgs) -> Result<(), CliError
             .iter()
             .zip(&names)
             .map(|(m, name)| {
+                let captures = rules.captures(&pos, m);
+                let own = captures
+                    .iter()
+                    .filter(|&&s| pos.piece_at(s).is_some_and(|p| p.side == pos.to_move()));
                 json!({
                     "from": xy(m.from),
                     "to": xy(m.to),
                     "path": m.path().iter().map(|&s| xy(s)).collect::<Vec<_>>(),
-                    "captures": rules.captures(&pos, m).iter().map(|&s| xy(s)).collect::<Vec<_>>(),
+                    "captures": captures.iter().map(|&s| xy(s)).collect::<Vec<_>>(),
+                    "own": own.map(|&s| xy(s)).collect::<Vec<_>>(),
                     "promotes": m.promotes(),
                     "notation": name,
                 })
@@ -801,10 +843,19 @@ fn check(g: &GameArgs, a: CheckArgs) -> Result<(), CliError> {
     ))
 }
 
-fn rules_cmd(g: &GameArgs, a: RulesCmdArgs) -> Result<(), CliError> {
+fn rules_cmd(g: &GameArgs, rs: &Option<String>, a: RulesCmdArgs) -> Result<(), CliError> {
     let game = load_game(g)?;
     let cat = &game.catalogue;
-    let sets: Vec<_> = match &a.name {
+    // `--rules NAME` is checked as everywhere else, and then means what NAME means here.
+    let name = match (rs, &a.name) {
+        (Some(r), Some(n)) if r != n => {
+            return Err(CliError::Usage(format!(
+                "--rules {r} and the rule set {n} disagree: give one of them"
+            )));
+        }
+        (r, n) => n.clone().or(r.clone()),
+    };
+    let sets: Vec<_> = match &name {
         Some(n) => vec![game.rule_set(n).ok_or_else(|| {
             CliError::Usage(format!(
                 "unknown rule set {n:?}; the rule sets are: {}",
@@ -838,6 +889,13 @@ fn rules_cmd(g: &GameArgs, a: RulesCmdArgs) -> Result<(), CliError> {
             rs.summary.replace('\n', " ")
         ))?;
     }
+    if !game.sources.is_empty() {
+        out("Sources named below:")?;
+        for (abbr, what) in &game.sources {
+            out(&format!("  {abbr:<5} {what}"))?;
+        }
+        out("")?;
+    }
     if game.rule_sets.len() < 2 {
         return Ok(());
     }
@@ -848,7 +906,7 @@ fn rules_cmd(g: &GameArgs, a: RulesCmdArgs) -> Result<(), CliError> {
         let differs = readings
             .iter()
             .any(|r| r.betza != readings[0].betza || r.promotes_to != readings[0].promotes_to);
-        let shown = a.name.as_ref().is_none_or(|n| {
+        let shown = name.as_ref().is_none_or(|n| {
             k.overrides.contains_key(n)
                 || sets
                     .iter()

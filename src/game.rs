@@ -202,6 +202,8 @@ struct RawGame {
     setup: Spanned<String>,
     default: Spanned<String>,
     end: RawEnd,
+    #[serde(default)]
+    sources: BTreeMap<String, String>,
     rules: BTreeMap<String, Spanned<RawRuleSet>>,
 }
 
@@ -370,6 +372,8 @@ pub struct Game {
     pub end: EndRule,
     pub rule_sets: Vec<RuleSet>,
     pub default_rules: String,
+    /// The abbreviations the data uses for its sources (`W24`), and what each stands for.
+    pub sources: BTreeMap<String, String>,
     /// `sha256:…` of the game file, catalogue and setup texts as loaded: records store it so
     /// a game replayed under changed rules data can say so.
     pub fingerprint: String,
@@ -467,6 +471,7 @@ impl Game {
             end,
             rule_sets,
             default_rules: raw.default.into_inner(),
+            sources: raw.sources,
             fingerprint,
         })
     }

@@ -187,3 +187,57 @@ fn names_codes_kanji_and_labels() {
         assert_eq!(cat.lookup(q), Lookup::Found(he), "{q}");
     }
 }
+
+/// Every kind of every game has its own two-kanji board label (issue 7 point 9: one kanji
+/// stood for up to 7 kinds), and the labels the board shows find the pieces.
+#[test]
+fn every_kind_has_a_board_label_of_its_own_that_finds_it() {
+    for id in ["taikyoku", "sho"] {
+        let game = Game::builtin(id).unwrap();
+        let cat = &game.catalogue;
+        let mut seen = BTreeMap::new();
+        for k in &cat.kinds {
+            assert!(
+                (2..=4).contains(&k.label2.width()),
+                "{id} {}: {:?}",
+                k.code,
+                k.label2
+            );
+            if let Some(other) = seen.insert(k.label2.clone(), k.code.clone()) {
+                panic!("{id}: {} and {other} share the label {}", k.code, k.label2);
+            }
+            assert!(
+                match cat.lookup(&k.label2) {
+                    Lookup::Found(f) => f == k.id || cat.kind(f).kanji == k.label2,
+                    Lookup::Ambiguous(ks) => ks.contains(&k.id),
+                    Lookup::NotFound(_) => false,
+                },
+                "{id} {}: {}",
+                k.code,
+                k.label2
+            );
+            // The one-kanji label finds this kind among the others that share it.
+            match cat.lookup(&k.label) {
+                Lookup::Found(f) => assert!(
+                    f == k.id || cat.kind(f).kanji == k.label,
+                    "{} {} {}",
+                    k.code,
+                    k.label,
+                    cat.kind(f).code
+                ),
+                Lookup::Ambiguous(ks) => assert!(ks.contains(&k.id), "{}", k.label),
+                Lookup::NotFound(_) => panic!("{} not found", k.label),
+            }
+        }
+    }
+    // `/獅` finds the lions.
+    let game = Game::builtin("taikyoku").unwrap();
+    let cat = &game.catalogue;
+    let lion = cat.by_code("LN").unwrap();
+    let found = cat.lookup("獅");
+    assert!(
+        matches!(&found, Lookup::Ambiguous(ks) if ks.contains(&lion)),
+        "{found:?}"
+    );
+    assert_eq!(cat.lookup("獅子"), Lookup::Found(lion));
+}

@@ -225,3 +225,86 @@ fn bad_settings_are_reported_before_the_terminal_is_touched() {
         "{e}"
     );
 }
+
+/// Issue 7 point 19: every option is checked the same way wherever it is given.
+#[test]
+fn options_are_validated_everywhere() {
+    let e = fails(&["--rules", "foo", "rules"]);
+    assert!(
+        e.contains("unknown rule set \"foo\"") && e.contains("wikipedia"),
+        "{e}"
+    );
+    let e = fails(&["rules", "foo"]);
+    assert!(e.contains("unknown rule set \"foo\""), "{e}");
+    let e = fails(&["--rules", "atsa", "rules", "umebayashi"]);
+    assert!(e.contains("disagree"), "{e}");
+    assert!(ok(&["--rules", "atsa", "rules"]).contains("atsa"));
+    for args in [
+        &["piece", "lion", "--at", "40,1"][..],
+        &["piece", "lion", "--at", "40,1", "--json"],
+        &["piece", "lion", "--at", "37.1"],
+        &["piece", "lion", "--at", "x"],
+    ] {
+        let e = fails(args);
+        assert!(e.contains("--at"), "{args:?}: {e}");
+    }
+    // file.rank as well as x,y; without --json the card counts the squares reached.
+    let j: serde_json::Value =
+        serde_json::from_str(&ok(&["piece", "lion", "--at", "36.36", "--json"])).unwrap();
+    assert_eq!(j["at"], serde_json::json!([0, 0]));
+    let card = ok(&["piece", "king", "--at", "36.36"]);
+    assert!(
+        card.contains("on 36.36 (0,0), it reaches 6 squares."),
+        "{card}"
+    );
+    let card = ok(&["piece", "pawn", "--at", "0,0"]);
+    assert!(card.contains("it reaches 1 square."), "{card}");
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("g.toml");
+    ok(&["record", "new", rec.to_str().unwrap()]);
+    for cmd in ["check", "replay"] {
+        let e = fails(&["--rules", "atsa", cmd, rec.to_str().unwrap()]);
+        assert!(e.contains("--rules atsa cannot be used"), "{cmd}: {e}");
+    }
+    let e = fails(&["--rules", "atsa", "play", "--load", rec.to_str().unwrap()]);
+    assert!(e.contains("--rules atsa cannot be used"), "{e}");
+}
+
+/// Issue 7 point 20: the rules' source abbreviations are explained; moves --json tells the
+/// mover's own pieces a move removes apart from the opponent's.
+#[test]
+fn rules_explain_sources_and_moves_tell_own_captures_apart() {
+    let r = ok(&["rules"]);
+    for abbr in ["W24 ", "W25 ", "U97 ", "ATSA "] {
+        assert!(r.contains(&format!("  {abbr}")), "{abbr} in {r}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let pos = dir.path().join("p.json");
+    std::fs::write(
+        &pos,
+        r#"{"to_move": "black", "pieces": [
+            {"piece": "GG", "side": "black", "at": [10, 10]},
+            {"piece": "P", "side": "black", "at": [10, 12]},
+            {"piece": "P", "side": "white", "at": [10, 14]},
+            {"piece": "K", "side": "black", "at": [0, 0]},
+            {"piece": "K", "side": "white", "at": [35, 35]}]}"#,
+    )
+    .unwrap();
+    let j: serde_json::Value = serde_json::from_str(&ok(&[
+        "moves",
+        "--json",
+        "--position",
+        pos.to_str().unwrap(),
+    ]))
+    .unwrap();
+    let far = j["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| {
+            m["from"] == serde_json::json!([10, 10]) && m["to"] == serde_json::json!([10, 14])
+        })
+        .expect("the great general flies to the enemy pawn");
+    assert_eq!(far["captures"].as_array().unwrap().len(), 2, "{far}");
+    assert_eq!(far["own"], serde_json::json!([[10, 12]]), "{far}");
+}

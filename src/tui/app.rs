@@ -13,6 +13,7 @@ use super::replay::Replay;
 use super::session::{SaveTarget, Session};
 use super::status::Status;
 use super::theme::Theme;
+use super::view::Panel;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use std::path::PathBuf;
 use std::sync::mpsc::Sender;
@@ -39,6 +40,8 @@ pub struct App {
     pub pending_save: Option<(PathBuf, String)>,
     pub keymap: Keymap,
     pub theme: Theme,
+    /// The side panel's width and the part of it in front.
+    pub panel: Panel,
     /// Ask before a move that removes some of the mover's own pieces (`config.toml`:
     /// `confirm_own_captures = false` turns it off).
     pub confirm_own_captures: bool,
@@ -51,9 +54,9 @@ impl App {
     pub fn new(rules: Rules, start: Position, keymap: Keymap, theme: Theme, ascii: bool) -> App {
         let session = Session::new(History::new(rules, start));
         let mut app = App::with_session(session, keymap, theme, ascii);
+        // The turn is on the status line already, left of this.
         app.status.text = format!(
-            "{} to move. {} select, {} help.{}",
-            capital(app.pos().to_move().name()),
+            "{} selects a piece, {} shows the help.{}",
             app.keymap.keys_of(Action::Select),
             app.keymap.keys_of(Action::Help),
             app.danger_note()
@@ -64,9 +67,7 @@ impl App {
     fn with_session(session: Session, keymap: Keymap, theme: Theme, ascii: bool) -> App {
         App {
             board: Board::new(&session.history, ascii),
-            card: CardPanel {
-                cards: Cards::new(session.history.rules()),
-            },
+            card: CardPanel::new(Cards::new(session.history.rules())),
             session,
             status: Status::default(),
             dialog: None,
@@ -75,6 +76,7 @@ impl App {
             pending_save: None,
             keymap,
             theme,
+            panel: Panel::default(),
             confirm_own_captures: true,
             quit: false,
             tx: None,
@@ -161,7 +163,7 @@ impl App {
             Msg::Paste(text) => self.paste(&text),
             Msg::Play(m) => self.play(m),
             Msg::PlayAnyway(m) => self.play_now(m),
-            Msg::AskPromotion { yes, no } => self.open(Dialog::promote(yes, no)),
+            Msg::AskPromotion { yes, no } => self.open(Dialog::promote(h, yes, no)),
             Msg::ChooseEnding { title, endings } => self.open(Dialog::Endings {
                 title,
                 endings,
@@ -286,7 +288,24 @@ impl App {
                 self.theme = Theme::by_name(next).unwrap_or_else(Theme::default_theme);
                 Some(Msg::Say(format!("Theme: {next}.")))
             }
-            Action::Help => self.open(Dialog::Help),
+            Action::Help => self.open(Dialog::help()),
+            Action::PanelWidth => {
+                self.panel.width = self.panel.width.next();
+                Some(Msg::say(self.panel.width.describe()))
+            }
+            Action::PanelNext => {
+                self.panel.front = self.panel.front.next();
+                Some(Msg::Say(format!(
+                    "The side panel shows {} first.",
+                    self.panel.front.name()
+                )))
+            }
+            Action::CardUp | Action::CardDown => {
+                let down = a == Action::CardDown;
+                self.card
+                    .scroll(self.board.shown_piece(h).map(|p| p.0), down);
+                None
+            }
             Action::Resign if self.outcome().is_some() => {
                 Some(Msg::warn("The game is already over."))
             }
@@ -308,7 +327,8 @@ impl App {
                 // The board's own actions (a cursor move) have done their part already.
                 None if !a.describe().starts_with("replay: ") => None,
                 None => Some(Msg::Warn(format!(
-                    "{} works in a replay (taikyoku replay FILE).",
+                    "{} ({}) works only in a replay: taikyoku replay FILE.",
+                    self.keymap.keys_of(a),
                     a.describe().trim_start_matches("replay: ")
                 ))),
             },
@@ -444,16 +464,14 @@ impl App {
             failed,
             match h.outcome() {
                 Some(o) => format!(
-                    "{n}. {text}. Game over: {} wins ({}). The board stays browsable; {} undoes.",
+                    "{n}. {} {text}. Game over: {} wins ({}). The board stays browsable; {} undoes.",
+                    capital(played.side.name()),
                     capital(o.winner.name()),
                     o.reason.describe(),
                     self.keymap.keys_of(Action::Undo)
                 ),
-                None => format!(
-                    "{n}. {} {text}. {} to move.{danger}",
-                    capital(played.side.name()),
-                    capital(h.position().to_move().name())
-                ),
+                // Whose turn it is now stands at the left of the status line.
+                None => format!("{n}. {} {text}.{danger}", capital(played.side.name())),
             },
         ))
     }

@@ -23,7 +23,9 @@ use unicode_width::UnicodeWidthStr;
 pub use taikyoku::reach::mark;
 
 /// Square widths in terminal cells at each zoom level.
-pub const ZOOM_WIDTHS: [u16; 3] = [3, 4, 6];
+pub const ZOOM_WIDTHS: [u16; 3] = [3, 5, 7];
+/// The narrowest square in ASCII mode: a mark, a code of up to three letters, a blank.
+const ASCII_WIDTH: u16 = 5;
 /// Columns left of the squares for the rank labels.
 const RANK_LABEL: u16 = 4;
 
@@ -122,9 +124,7 @@ impl Board {
     /// The part of the board area the whole board needs at this zoom, centred in it: a small
     /// board (Sho shogi's 9×9) sits in the middle rather than in a corner.
     pub fn fit(&self, board: Rect) -> Rect {
-        let d = self.dims;
-        let width = RANK_LABEL + d.files as u16 * ZOOM_WIDTHS[self.view.zoom];
-        let height = 1 + d.ranks as u16;
+        let (width, height) = self.full_size();
         let (w, h) = (width.min(board.width), height.min(board.height));
         Rect::new(
             board.x + (board.width - w) / 2,
@@ -134,10 +134,28 @@ impl Board {
         )
     }
 
+    pub fn dims(&self) -> Dims {
+        self.dims
+    }
+
+    /// The cells the whole board takes at this zoom, labels included.
+    pub fn full_size(&self) -> (u16, u16) {
+        let d = self.dims;
+        (
+            RANK_LABEL + d.files as u16 * self.cell_width(),
+            1 + d.ranks as u16,
+        )
+    }
+
+    /// The minimap's rows: two ranks a row.
+    pub fn minimap_rows(&self) -> u16 {
+        self.dims.ranks.div_ceil(2) as u16
+    }
+
     /// Squares in the board part of the screen (as fitted): a row of file labels on top, rank
     /// labels left.
     pub fn geometry(&self, board: Rect) -> Geometry {
-        let w = ZOOM_WIDTHS[self.view.zoom];
+        let w = self.cell_width();
         let d = self.dims;
         Geometry {
             left: board.x + RANK_LABEL,
@@ -202,7 +220,7 @@ impl Board {
                     Action::ZoomIn => (self.view.zoom + 1).min(ZOOM_WIDTHS.len() - 1),
                     _ => self.view.zoom.saturating_sub(1),
                 };
-                let w = ZOOM_WIDTHS[self.view.zoom];
+                let w = self.cell_width();
                 return Some(Msg::say(format!("Squares {w} cells wide.")));
             }
             Action::Flip => {
@@ -444,53 +462,67 @@ impl Board {
         }
     }
 
-    /// Shows the named piece's card and moves the cursor to the next one on the board.
+    /// Shows the named piece's card and moves the cursor to the next one on the board. A
+    /// label the board shows for several kinds (`獅`) finds a piece of any of them.
     pub fn find(&mut self, h: &History, text: &str) -> Msg {
         let cat = h.rules().catalogue();
-        let k = match cat.lookup(text) {
-            Lookup::Found(k) => k,
-            Lookup::Ambiguous(ks) => {
-                let names: Vec<String> = ks
-                    .iter()
-                    .map(|&k| format!("{} ({})", cat.kind(k).name, cat.kind(k).code))
-                    .collect();
-                return Msg::warn(format!("{text:?} could be: {}.", names.join(", ")));
-            }
+        let kinds = match cat.lookup(text) {
+            Lookup::Found(k) => vec![k],
+            Lookup::Ambiguous(ks) => ks,
             Lookup::NotFound(close) => {
-                return Msg::warn(format!(
-                    "No piece is called {text:?}{}.",
-                    notation::suggest(&close)
-                ));
+                // The suggestion ends in a question mark; nothing after it.
+                let suggestion = notation::suggest(&close);
+                let end = if suggestion.is_empty() { "." } else { "" };
+                return Msg::warn(format!("No piece is called {text:?}{suggestion}{end}"));
             }
         };
-        let name = cat.kind(k).name.clone();
         let side = h.position().to_move();
         // Own pieces first, then the opponent's; the next one after the cursor, in order.
-        let mut found: Vec<(i32, i32, bool)> = h
+        let mut found: Vec<(i32, i32, bool, KindId)> = h
             .position()
             .pieces()
-            .filter(|(_, p)| p.kind == k)
+            .filter(|(_, p)| kinds.contains(&p.kind))
             .map(|(s, p)| {
                 let (x, y) = self.dims.xy(s);
-                (x, y, p.side == side)
+                (x, y, p.side == side, p.kind)
             })
             .collect();
-        found.sort_by_key(|&(x, y, own)| (!own, y, x));
+        found.sort_by_key(|&(x, y, own, _)| (!own, y, x));
+        let names = |ks: &[KindId]| {
+            if let [k] = ks {
+                return cat.kind(*k).name.clone();
+            }
+            ks.iter()
+                .map(|&k| format!("{} ({})", cat.kind(k).name, cat.kind(k).code))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let Some(at) = (!found.is_empty()).then(|| {
+            found
+                .iter()
+                .position(|&(x, y, ..)| (x, y) == self.cursor)
+                .map_or(0, |i| (i + 1) % found.len())
+        }) else {
+            self.inspect = Some(kinds[0]);
+            return Msg::say(format!(
+                "No {} on the board; its card is on the right.",
+                names(&kinds)
+            ));
+        };
+        let (x, y, own, k) = found[at];
         self.inspect = Some(k);
-        if found.is_empty() {
-            return Msg::say(format!("No {name} on the board; its card is on the right."));
-        }
-        let at = found
-            .iter()
-            .position(|&(x, y, _)| (x, y) == self.cursor)
-            .map_or(0, |i| (i + 1) % found.len());
-        let (x, y, own) = found[at];
         self.cursor = (x, y);
         self.center_on_cursor();
         self.refresh_overlay(h);
         let whose = if own { side } else { side.opponent() };
+        let of = if kinds.len() > 1 {
+            format!(" (searching {})", names(&kinds))
+        } else {
+            String::new()
+        };
         Msg::say(format!(
-            "{name}: {} of {} on the board ({whose}'s). Search again for the next.",
+            "{}: {} of {} on the board ({whose}'s){of}. Search again for the next.",
+            cat.kind(k).name,
             at + 1,
             found.len()
         ))
@@ -524,7 +556,7 @@ impl Board {
         if let Some(o) = h.outcome() {
             return Some(Msg::warn(format!(
                 "The game is over: {} won ({}). {} undoes, {} quits.",
-                o.winner,
+                super::app::capital(o.winner.name()),
                 o.reason.describe(),
                 keys.keys_of(Action::Undo),
                 keys.keys_of(Action::Quit)
@@ -654,30 +686,43 @@ impl Board {
         }
     }
 
-    /// What a piece shows in a square of `w` cells: up to `w - 1` cells after the mark.
+    /// What a piece shows in a square of `w` cells: up to `w - 1` cells after the mark. ASCII
+    /// codes leave a blank cell before the next square's mark so codes never run together.
     fn piece_text(&self, h: &History, kind: u16, side: Side, w: u16) -> String {
         let k = h.rules().catalogue().kind(kind);
         if self.view.ascii {
-            let code = if side == Side::White {
-                k.code.to_ascii_lowercase()
+            let code: String = k.code.chars().take(w.saturating_sub(2) as usize).collect();
+            return if side == Side::White {
+                code.to_ascii_lowercase()
             } else {
-                k.code.clone()
+                code
             };
-            return code;
         }
-        if w >= 6 {
-            // Two kanji of the name when they are ordinary wide characters.
-            let two: String = k
-                .kanji
-                .chars()
-                .filter(|c| c.to_string().width() == 2 && (*c as u32) < 0x20000)
-                .take(2)
-                .collect();
-            if two.width() == 4 {
-                return two;
-            }
+        if w > k.label2.width() as u16 {
+            k.label2.clone()
+        } else {
+            k.label.clone()
         }
-        k.label.clone()
+    }
+
+    /// The mark before a piece when nothing else marks it: which way it faces on screen (a
+    /// Black piece faces up unless the board is turned round).
+    pub fn facing(&self, side: Side) -> char {
+        if (side == Side::Black) != self.view.flipped {
+            '^'
+        } else {
+            'v'
+        }
+    }
+
+    /// Square width in cells: the zoom's, and in ASCII wide enough for a code and a blank.
+    pub fn cell_width(&self) -> u16 {
+        let w = ZOOM_WIDTHS[self.view.zoom];
+        if self.view.ascii {
+            w.max(ASCII_WIDTH)
+        } else {
+            w
+        }
     }
 
     /// Draws the board: file and rank labels, the pieces, the move marks, the cursor.
@@ -703,7 +748,7 @@ impl Board {
                     base = base.patch(t.last_move);
                 }
                 if selected == Some(sq) || legs.contains(&sq) {
-                    base = base.patch(t.selected).add_modifier(Modifier::UNDERLINED);
+                    base = base.patch(t.selected);
                 }
                 if (x, y) == self.cursor {
                     base = base.patch(t.cursor).add_modifier(Modifier::REVERSED);
@@ -719,7 +764,11 @@ impl Board {
                     Some(p) => cell.piece(
                         p,
                         &self.piece_text(h, p.kind, p.side, g.cell_w),
-                        (self.view.ascii, self.danger.iter().any(|d| d.0 == sq)),
+                        (
+                            self.view.ascii,
+                            self.danger.iter().any(|d| d.0 == sq),
+                            self.facing(p.side),
+                        ),
                         t,
                         buf,
                     ),
@@ -762,12 +811,12 @@ struct Cell {
 
 impl Cell {
     /// A piece: its side mark (or what a move would do to it, or `&` for a royal in danger),
-    /// its label, `+` if it promotes.
+    /// its label, `+` if it promotes; `facing` is the mark of the way it faces on screen.
     fn piece(
         &self,
         p: Piece,
         text: &str,
-        (ascii, danger): (bool, bool),
+        (ascii, danger, facing): (bool, bool, char),
         t: &Theme,
         buf: &mut Buffer,
     ) {
@@ -780,8 +829,7 @@ impl Cell {
         let (glyph, mark_style) = match occupied_mark(t, f, danger) {
             Some(m) => m,
             None if p.promoted && ascii => ('+', side_style),
-            None if p.side == Side::Black => ('^', side_style),
-            None => ('v', side_style),
+            None => (facing, side_style),
         };
         let mut piece_style = side_style;
         if p.promoted {

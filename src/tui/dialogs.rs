@@ -61,7 +61,8 @@ pub enum Dialog {
         no: Move,
         line: String,
     },
-    Help,
+    /// The help, scrolled this many rows.
+    Help(u16),
     /// The ways a move can end on the chosen square (what each takes differs).
     Endings {
         title: String,
@@ -90,17 +91,56 @@ impl Dialog {
         }
     }
 
-    pub fn promote(yes: Move, no: Move) -> Dialog {
-        Dialog::Promote {
-            yes,
-            no,
-            line: "Promote? y / n (Esc to choose again).".into(),
-        }
+    /// The promotion question, naming the piece and what it becomes.
+    pub fn promote(h: &History, yes: Move, no: Move) -> Dialog {
+        let rules = h.rules();
+        let cat = rules.catalogue();
+        let name = |k: u16| format!("{} ({})", cat.kind(k).name, cat.kind(k).code);
+        let line = match h.position().piece_at(yes.from) {
+            Some(p) => match rules.readings[p.kind as usize].promotes_to {
+                Some(to) => format!(
+                    "Promote the {} to {}? y / n (Esc to choose again)",
+                    name(p.kind),
+                    name(to)
+                ),
+                None => format!("Promote the {}? y / n (Esc to choose again)", name(p.kind)),
+            },
+            None => "Promote? y / n (Esc to choose again)".into(),
+        };
+        Dialog::Promote { yes, no, line }
+    }
+
+    pub fn help() -> Dialog {
+        Dialog::Help(0)
     }
 
     pub fn handle_key(&mut self, e: KeyEvent) -> Reply {
         match self {
-            Dialog::Help => Reply::Close(None),
+            // Only the keys that say so close the help; the others scroll it or do nothing.
+            Dialog::Help(top) => match e.code {
+                KeyCode::Esc | KeyCode::Enter | KeyCode::Char('q' | '?') => Reply::Close(None),
+                KeyCode::Down | KeyCode::Char('j') => {
+                    *top = top.saturating_add(1);
+                    Reply::Stay(None)
+                }
+                KeyCode::Up | KeyCode::Char('k') => {
+                    *top = top.saturating_sub(1);
+                    Reply::Stay(None)
+                }
+                KeyCode::PageDown | KeyCode::Char(' ') => {
+                    *top = top.saturating_add(10);
+                    Reply::Stay(None)
+                }
+                KeyCode::PageUp => {
+                    *top = top.saturating_sub(10);
+                    Reply::Stay(None)
+                }
+                KeyCode::Home => {
+                    *top = 0;
+                    Reply::Stay(None)
+                }
+                _ => Reply::Stay(None),
+            },
             Dialog::Prompt { kind, text, .. } => match e.code {
                 KeyCode::Esc => Reply::Close(Some(Msg::say("Cancelled."))),
                 KeyCode::Enter => Reply::Close(Some(Msg::Submit(*kind, text.trim().to_string()))),
@@ -146,7 +186,9 @@ impl Dialog {
                 KeyCode::Char('n' | 'N') => Reply::Close(Some(Msg::Play(*no))),
                 KeyCode::Esc => Reply::Close(Some(Msg::say("Cancelled: choose again."))),
                 _ => {
-                    *line = "Promote? y for yes, n for no, Esc to choose again.".into();
+                    if !line.ends_with(" (y for yes, n for no)") {
+                        line.push_str(" (y for yes, n for no)");
+                    }
                     Reply::Stay(None)
                 }
             },
@@ -156,7 +198,7 @@ impl Dialog {
     /// What the dialog shows on the status line (the help shows nothing there).
     pub fn status_line(&self, h: &History) -> Option<String> {
         Some(match self {
-            Dialog::Help => return None,
+            Dialog::Help(_) => return None,
             Dialog::Prompt { kind, text, note } => match kind {
                 PromptKind::Find => format!(
                     "Find a piece (name, code or kanji): {text}_   Enter to find, Esc to cancel"
@@ -195,7 +237,7 @@ impl Dialog {
     /// Draws what the dialog shows over the screen (the help).
     pub fn draw(&self, keymap: &Keymap, theme: &Theme, area: Rect, buf: &mut Buffer) {
         match self {
-            Dialog::Help => draw_help(keymap, theme, area, buf),
+            Dialog::Help(top) => draw_help(keymap, theme, *top, area, buf),
             Dialog::Endings {
                 title,
                 endings,
@@ -242,7 +284,7 @@ pub fn help_lines(keymap: &Keymap) -> Vec<String> {
     lines.push(String::new());
     lines.push("Choose where a move ends; where it can end in ways that take different".into());
     lines.push("pieces (a lion), a menu offers each. A move that removes your own pieces".into());
-    lines.push("asks first. Any key closes.".into());
+    lines.push("asks first.".into());
     lines
 }
 
@@ -296,7 +338,7 @@ fn draw_menu(
         width: w,
         height: h,
     };
-    Clear.render(r, buf);
+    clear(r, buf);
     let block = Block::new()
         .borders(Borders::ALL)
         .title(format!(" {title} "))
@@ -321,7 +363,7 @@ fn draw_menu(
     }
 }
 
-fn draw_help(keymap: &Keymap, theme: &Theme, area: Rect, buf: &mut Buffer) {
+fn draw_help(keymap: &Keymap, theme: &Theme, top: u16, area: Rect, buf: &mut Buffer) {
     let lines = help_lines(keymap);
     let w = (lines.iter().map(|l| l.width()).max().unwrap_or(40) as u16 + 4).min(area.width);
     let h = (lines.len() as u16 + 2).min(area.height);
@@ -331,12 +373,41 @@ fn draw_help(keymap: &Keymap, theme: &Theme, area: Rect, buf: &mut Buffer) {
         width: w,
         height: h,
     };
-    Clear.render(r, buf);
+    clear(r, buf);
+    let rows = h.saturating_sub(2);
+    let top = top.min((lines.len() as u16).saturating_sub(rows));
+    let more = if lines.len() as u16 > rows {
+        format!(
+            " {}-{} of {}: ↑↓ PgUp PgDn scroll · Esc closes ",
+            top + 1,
+            (top + rows).min(lines.len() as u16),
+            lines.len()
+        )
+    } else {
+        " Esc closes ".to_string()
+    };
     let block = Block::new()
         .borders(Borders::ALL)
         .title(" Help ")
-        .title_style(theme.title);
+        .title_style(theme.title)
+        .title_bottom(Line::from(more).right_aligned());
     let inner = block.inner(r);
     block.render(r, buf);
-    Paragraph::new(lines.into_iter().map(Line::from).collect::<Vec<_>>()).render(inner, buf);
+    Paragraph::new(lines.into_iter().map(Line::from).collect::<Vec<_>>())
+        .scroll((top, 0))
+        .render(inner, buf);
+}
+
+/// Clears `r` for a box drawn over the screen, including the right half of a wide character
+/// (a kanji) that starts just left of it and would otherwise cover the box's left border.
+pub fn clear(r: Rect, buf: &mut Buffer) {
+    Clear.render(r, buf);
+    if r.x > buf.area.x {
+        for y in r.top()..r.bottom() {
+            let cell = &mut buf[(r.x - 1, y)];
+            if cell.symbol().width() > 1 {
+                cell.set_symbol(" ");
+            }
+        }
+    }
 }

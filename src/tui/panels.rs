@@ -10,6 +10,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
 use taikyoku::card::Cards;
+use taikyoku::catalogue::KindId;
 use taikyoku::geometry::Side;
 use taikyoku::history::History;
 
@@ -17,9 +18,36 @@ use taikyoku::history::History;
 pub struct CardPanel {
     /// Piece cards, built when first shown.
     pub cards: Cards,
+    /// How far the card is scrolled, and for which kind (another kind shows from the top).
+    pub offset: (u16, Option<KindId>),
 }
 
+/// Rows a card scrolls by per key.
+const SCROLL_STEP: u16 = 5;
+
 impl CardPanel {
+    pub fn new(cards: Cards) -> CardPanel {
+        CardPanel {
+            cards,
+            offset: (0, None),
+        }
+    }
+
+    /// Scrolls the card of `kind` down or up (the draw stops at its end).
+    pub fn scroll(&mut self, kind: Option<KindId>, down: bool) {
+        let from = if self.offset.1 == kind {
+            self.offset.0
+        } else {
+            0
+        };
+        let to = if down {
+            from.saturating_add(SCROLL_STEP)
+        } else {
+            from.saturating_sub(SCROLL_STEP)
+        };
+        self.offset = (to, kind);
+    }
+
     /// Draws the card of the piece under the cursor (or the last one found).
     pub fn draw(&self, h: &History, board: &Board, t: &Theme, area: Rect, buf: &mut Buffer) {
         let block = Block::new()
@@ -27,7 +55,6 @@ impl CardPanel {
             .title(" Piece ")
             .title_style(t.title);
         let inner = block.inner(area);
-        block.render(area, buf);
         let d = h.rules().dims();
         let sq = board.cursor_square();
         let mut lines: Vec<Line> = vec![Line::from(vec![
@@ -80,24 +107,69 @@ impl CardPanel {
                     .count();
                 if piece.is_some() {
                     lines.push(Line::from(format!(
-                        "{moves} squares it can reach from here"
+                        "{} it can reach from here",
+                        crate::cli::count(moves, "square")
                     )));
                 }
                 for row in card.movement.diagram.lines() {
                     lines.push(Line::styled(row.to_string(), t.label));
                 }
+                for key in diagram_key(&card.movement.diagram) {
+                    lines.push(Line::styled(key, t.label));
+                }
             }
         }
         lines.push(Line::from(""));
         lines.push(Line::styled(
-            "o move * jump x capture ! on the way",
+            "Board: o move * jump x capture ! on the way",
             t.label,
         ));
         lines.push(Line::styled("# range capture + promotes @ go on", t.label));
+        // Scrolled as the player asked, never past the end; the title says when there is more.
+        let rows = wrapped_rows(&lines, inner.width);
+        let max = rows.saturating_sub(inner.height);
+        let kind = board.shown_piece(h).map(|p| p.0);
+        let offset = if self.offset.1 == kind {
+            self.offset.0.min(max)
+        } else {
+            0
+        };
+        let more = match (offset > 0, offset < max) {
+            (false, false) => "",
+            (false, true) => " } more ",
+            (true, true) => " { } scroll ",
+            (true, false) => " { back ",
+        };
+        let block = block.title_top(Line::from(more).right_aligned());
+        block.render(area, buf);
         Paragraph::new(lines)
             .wrap(Wrap { trim: false })
+            .scroll((offset, 0))
             .render(inner, buf);
     }
+}
+
+/// About how many rows `lines` wrap to in `width` cells.
+fn wrapped_rows(lines: &[Line], width: u16) -> u16 {
+    let w = width.max(1) as usize;
+    lines
+        .iter()
+        .map(|l| l.width().max(1).div_ceil(w) as u16)
+        .sum()
+}
+
+/// The entries of the diagram's key for the symbols this diagram uses.
+fn diagram_key(diagram: &str) -> Vec<String> {
+    taikyoku::explain::LEGEND
+        .lines()
+        .flat_map(|l| l.split("  "))
+        .map(str::trim)
+        .filter(|e| {
+            let symbols = e.split(' ').next().unwrap_or("");
+            !e.is_empty() && symbols.chars().any(|c| diagram.contains(c))
+        })
+        .map(str::to_string)
+        .collect()
 }
 
 fn capital_side(s: Side) -> String {
@@ -157,6 +229,35 @@ impl Minimap {
                     style = style.bg(cl);
                 }
                 buf.set_string(inner.x + c as u16, inner.y + r2 as u16, "▀", style);
+            }
+        }
+        Minimap::frame(board, inner, t, buf);
+    }
+
+    /// The viewport as a frame drawn over the minimap (when the board does not all show).
+    fn frame(board: &Board, inner: Rect, t: &Theme, buf: &mut Buffer) {
+        let g = board.geom;
+        let (files, ranks) = (inner.width as i32, inner.height as i32 * 2);
+        let (sc, sr) = board.view.scroll;
+        let d = board.dims();
+        if g.cols >= d.files as i32 && g.rows >= d.ranks as i32 {
+            return;
+        }
+        let (left, right) = (sc.max(0), (sc + g.cols - 1).min(files - 1));
+        let (top, bottom) = (sr.max(0) / 2, (sr + g.rows - 1).min(ranks - 1) / 2);
+        for r in top..=bottom {
+            for c in left..=right {
+                let glyph = match (c == left, c == right, r == top, r == bottom) {
+                    (true, _, true, _) => "┌",
+                    (_, true, true, _) => "┐",
+                    (true, _, _, true) => "└",
+                    (_, true, _, true) => "┘",
+                    (_, _, true, _) | (_, _, _, true) => "─",
+                    (true, _, _, _) | (_, true, _, _) => "│",
+                    _ => continue,
+                };
+                let cell = &mut buf[(inner.x + c as u16, inner.y + r as u16)];
+                cell.set_symbol(glyph).set_style(t.mini_frame);
             }
         }
     }

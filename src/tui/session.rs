@@ -180,8 +180,8 @@ impl Session {
         match result {
             Ok(stamp) => {
                 let said = format!(
-                    "Saved {} moves to {}.",
-                    self.record.moves().len(),
+                    "Saved {} to {}.",
+                    crate::cli::count(self.record.moves().len(), "move"),
                     path.display()
                 );
                 self.files.save = Some(path);

@@ -75,19 +75,21 @@ impl Status {
             buf.set_string(x, area.y, mark, t.warning.add_modifier(Modifier::REVERSED));
             x += mark.width() as u16 + 1;
         }
-        let end = x + text.width() as u16;
-        buf.set_stringn(
-            x,
-            area.y,
-            text,
-            area.width.saturating_sub(x - area.x) as usize,
-            style,
-        );
-        // The game, at the right where the line has room for it.
-        let game = format!(" {} ", h.rules().game.name);
-        let w = game.width() as u16;
-        if end + 1 + w <= area.right() {
-            buf.set_string(area.right() - w, area.y, game, t.label);
+        // The rule set always shows at the right (the game too when there is room for it).
+        let rules = &h.rules().rule_set.name;
+        let long = format!(" {} · {rules} rules ", h.rules().game.name);
+        let short = format!(" {rules} rules ");
+        let room = area.right().saturating_sub(x);
+        let right = if text.width() + long.width() < room as usize {
+            long
+        } else {
+            short
+        };
+        let w = right.width() as u16;
+        let room = room.saturating_sub(w + 1);
+        buf.set_stringn(x, area.y, text, room as usize, style);
+        if x + w < area.right() {
+            buf.set_string(area.right() - w, area.y, right, t.label);
         }
     }
 }

@@ -26,7 +26,8 @@ fn rules(name: &str) -> Rules {
 
 fn app_with(rules: Rules, pos: taikyoku::position::Position) -> App {
     let mut app = App::new(rules, pos, Keymap::default(), Theme::default_theme(), false);
-    let area = Rect::new(0, 0, 200, 60);
+    // Wide enough for the whole board.
+    let area = Rect::new(0, 0, 240, 70);
     app.layout(area);
     app
 }
@@ -479,11 +480,12 @@ fn mouse_click_selects_and_wheel_scrolls() {
 #[test]
 fn the_board_and_panels_render() {
     let mut app = start("wikipedia");
+    app.layout(Rect::new(0, 0, 200, 60));
     goto(&mut app, 17, 10);
     let t = text(&render(&app, 200, 60));
-    assert!(t.contains(" 36  35  34"), "file labels");
-    assert!(t.contains("^歩"), "Black's pawns with their mark");
-    assert!(t.contains("v歩"), "White's pawns with theirs");
+    assert!(t.contains(" 20   19   18 "), "file labels: {t}");
+    assert!(t.contains("^歩兵"), "Black's pawns with their mark");
+    assert!(t.contains("v歩兵"), "White's pawns with theirs");
     assert!(
         t.contains("Pawn (P)"),
         "the card of the piece under the cursor"
@@ -511,7 +513,12 @@ fn the_board_and_panels_render() {
     let t = text(&render(&app, 200, 60));
     assert!(t.contains("Ctrl+r") && t.contains("redo a move"), "{t}");
     assert!(t.contains("x capture"));
-    keys(&mut app, "x");
+    // Other keys scroll it or do nothing; Esc closes it.
+    keys(&mut app, "xjj");
+    assert_eq!(app.dialog, Some(Dialog::Help(2)));
+    let t = text(&render(&app, 100, 30));
+    assert!(t.contains("3-28 of"), "where the scrolled help is: {t}");
+    key(&mut app, KeyCode::Esc);
     assert_eq!(app.dialog, None);
 }
 
@@ -610,7 +617,7 @@ fn save_asks_for_a_name_once_and_never_clobbers_other_files() {
     keys(&mut app, file.to_str().unwrap());
     key(&mut app, KeyCode::Enter);
     assert!(
-        app.status.text.contains("Saved 1 moves"),
+        app.status.text.contains("Saved 1 move to"),
         "{}",
         app.status.text
     );
@@ -856,9 +863,444 @@ fn a_new_move_after_undo_starts_a_new_line() {
     );
 }
 
+/// What is wrong on a drawn screen: a box whose corners or sides do not meet, a border
+/// character outside every box, a wide character (kanji) with something drawn over its right
+/// half (the terminal would show one over the other), or one cut off at the right edge.
+fn screen_faults(buf: &Buffer) -> Vec<String> {
+    region_faults(buf, buf.area)
+}
+
+/// The faults of `buf` within `region` (boxes whose top left corner is in it).
+fn region_faults(buf: &Buffer, region: Rect) -> Vec<String> {
+    let (w, h) = (buf.area.width, buf.area.height);
+    let within = |x: u16, y: u16| region.contains(ratatui::layout::Position::new(x, y));
+    let sym = |x: u16, y: u16| buf[(x, y)].symbol();
+    let mut faults = Vec::new();
+    let mut on_box = vec![false; (w * h) as usize];
+    let mut inside = vec![false; (w * h) as usize];
+    for y in 0..h {
+        for x in 0..w {
+            let s = sym(x, y);
+            if !within(x, y) {
+                continue;
+            }
+            if unicode_width::UnicodeWidthStr::width(s) == 2 {
+                if x + 1 >= w {
+                    faults.push(format!("{s} cut off at ({x}, {y})"));
+                } else if sym(x + 1, y) != " " {
+                    faults.push(format!("{s} at ({x}, {y}) under {:?}", sym(x + 1, y)));
+                }
+            }
+            if s != "┌" {
+                continue;
+            }
+            // The box: its top right and bottom left corners, then its sides.
+            let right = (x + 1..w).find(|&i| sym(i, y) == "┐");
+            let bottom = (y + 1..h).find(|&j| sym(x, j) == "└");
+            let (Some(r), Some(b)) = (right, bottom) else {
+                faults.push(format!("box at ({x}, {y}) has no corners"));
+                continue;
+            };
+            if sym(r, b) != "┘" {
+                faults.push(format!("box at ({x}, {y}) has no ┘ at ({r}, {b})"));
+            }
+            for j in y + 1..b {
+                for i in [x, r] {
+                    if sym(i, j) != "│" {
+                        faults.push(format!("box at ({x}, {y}): {:?} at ({i}, {j})", sym(i, j)));
+                    }
+                }
+            }
+            for j in y..=b {
+                for i in x..=r {
+                    let at = (j * w + i) as usize;
+                    if j == y || j == b || i == x || i == r {
+                        on_box[at] = true;
+                    } else {
+                        inside[at] = true;
+                    }
+                }
+            }
+        }
+    }
+    for y in 0..h {
+        for x in 0..w {
+            let at = (y * w + x) as usize;
+            if within(x, y)
+                && "┌┐└┘│─".contains(sym(x, y))
+                && sym(x, y) != " "
+                && !on_box[at]
+                && !inside[at]
+            {
+                faults.push(format!("stray {:?} at ({x}, {y})", sym(x, y)));
+            }
+        }
+    }
+    faults
+}
+
+const SIZES: [(u16, u16); 4] = [(80, 24), (100, 30), (160, 50), (240, 70)];
+
+/// Renders at every size and fails with the faults found. With the help open: the screen
+/// under it is clean, the help box is, and the help changes nothing outside its box (the
+/// status and hint lines stay).
+fn assert_clean(app: &mut App, what: &str) {
+    for (w, h) in SIZES {
+        app.layout(Rect::new(0, 0, w, h));
+        let buf = render(app, w, h);
+        let faults = match app.dialog.take() {
+            Some(d @ Dialog::Help(_)) => {
+                let under = render(app, w, h);
+                app.dialog = Some(d);
+                let t = text(&buf);
+                let top = t.lines().position(|l| l.contains("┌ Help")).unwrap();
+                let y = top as u16;
+                let left = (0..w - 2)
+                    .find(|&x| buf[(x, y)].symbol() == "┌" && buf[(x + 2, y)].symbol() == "H")
+                    .unwrap();
+                let r = (left..w)
+                    .find(|&x| buf[(x, top as u16)].symbol() == "┐")
+                    .unwrap();
+                let b = (top as u16..h)
+                    .find(|&y| buf[(left, y)].symbol() == "└")
+                    .unwrap();
+                assert!(
+                    b < h - 2,
+                    "{what} at {w}×{h}: the help covers the status line"
+                );
+                let help = Rect::new(left, top as u16, r - left + 1, b - top as u16 + 1);
+                let mut faults = screen_faults(&under);
+                faults.extend(region_faults(&buf, help));
+                for y in 0..h {
+                    for x in 0..w {
+                        let p = ratatui::layout::Position::new(x, y);
+                        let beside = x + 1 == help.x && help.contains((x + 1, y).into());
+                        if !help.contains(p) && !beside && buf[(x, y)] != under[(x, y)] {
+                            faults.push(format!("the help drew at ({x}, {y})"));
+                        }
+                    }
+                }
+                faults
+            }
+            d => {
+                app.dialog = d;
+                screen_faults(&buf)
+            }
+        };
+        assert!(
+            faults.is_empty(),
+            "{what} at {w}×{h}: {faults:?}\n{}",
+            text(&buf)
+        );
+    }
+}
+
+#[test]
+fn the_render_check_finds_broken_borders_and_overlaps() {
+    let area = Rect::new(0, 0, 10, 4);
+    let mut buf = Buffer::empty(area);
+    ratatui::widgets::Widget::render(
+        ratatui::widgets::Block::bordered(),
+        Rect::new(1, 0, 6, 4),
+        &mut buf,
+    );
+    assert!(screen_faults(&buf).is_empty());
+    buf.set_string(0, 1, "獅", ratatui::style::Style::new());
+    assert_eq!(screen_faults(&buf).len(), 1, "a kanji under the border");
+    let mut buf = Buffer::empty(area);
+    buf.set_string(3, 2, "─│", ratatui::style::Style::new());
+    assert_eq!(screen_faults(&buf).len(), 2, "stray border characters");
+}
+
+#[test]
+fn every_screen_is_drawn_cleanly_at_every_size() {
+    let mut app = start("wikipedia");
+    assert_clean(&mut app, "the start");
+    goto(&mut app, 17, 10);
+    assert_clean(&mut app, "a pawn's card");
+    for code in ["LI", "FE", "LN"] {
+        let k = app.rules().catalogue().by_code(code).unwrap();
+        app.board.inspect = Some(k);
+        goto(&mut app, 17, 17);
+        assert_clean(&mut app, code);
+    }
+    keys(&mut app, "?");
+    assert_clean(&mut app, "the help");
+    keys(&mut app, "jjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjj");
+    assert_clean(&mut app, "the help scrolled");
+    key(&mut app, KeyCode::Esc);
+    for k in ["a", "f", "\t", "\t", "w", "w", "w"] {
+        match k {
+            "\t" => key(&mut app, KeyCode::Tab),
+            _ => keys(&mut app, k),
+        }
+        assert_clean(&mut app, k);
+    }
+    let mut app = replaying(6);
+    assert_clean(&mut app, "a replay");
+    keys(&mut app, "?");
+    assert_clean(&mut app, "the help in a replay");
+    let sho = Rules::new(Game::builtin("sho").unwrap(), "standard").unwrap();
+    let p = sho.start_position();
+    assert_clean(&mut app_with(sho, p), "Sho shogi");
+}
+
+/// The cells of the board's screen row `r` (from the top of the viewport), as text.
+fn board_row(app: &App, buf: &Buffer, r: i32) -> String {
+    let g = app.board.geom;
+    let mut row = String::new();
+    let mut x = g.left;
+    while x < g.left + g.cols as u16 * g.cell_w {
+        let s = buf[(x, g.top + r as u16)].symbol();
+        row.push_str(s);
+        x += unicode_width::UnicodeWidthStr::width(s).max(1) as u16;
+    }
+    row
+}
+
+#[test]
+fn every_piece_is_told_apart_at_the_default_zoom_and_ascii_codes_stay_apart() {
+    let mut app = start("wikipedia");
+    app.layout(Rect::new(0, 0, 240, 70));
+    let buf = render(&app, 240, 70);
+    assert_eq!(app.board.geom.cols, 36, "the whole board fits at 240×70");
+    // White's back rank, as drawn: every piece's two-kanji label after its mark.
+    let back = board_row(&app, &buf, 0);
+    let cat = app.rules().catalogue();
+    let d = app.rules().dims();
+    for x in 0..36 {
+        let p = app.pos().piece_at(d.square(x, 35).unwrap()).unwrap();
+        assert!(
+            back.contains(&format!("v{}", cat.kind(p.kind).label2)),
+            "{back}"
+        );
+    }
+    // ASCII: every code stands apart, a blank before the next mark.
+    keys(&mut app, "a");
+    app.layout(Rect::new(0, 0, 240, 70));
+    let buf = render(&app, 240, 70);
+    let row = board_row(&app, &buf, 0);
+    let cells: Vec<&str> = row.split_whitespace().collect();
+    assert_eq!(cells.len(), 36, "{row}");
+    for c in cells {
+        assert!(c.starts_with('v') && c.len() <= 4, "{c:?} in {row}");
+    }
+    // Narrower squares in ASCII still keep a blank between codes.
+    keys(&mut app, "--");
+    assert!(app.board.cell_width() >= 5);
+    // `/獅` finds a lion (the one-kanji label the narrowest squares show).
+    let mut app = start("wikipedia");
+    keys(&mut app, "/獅");
+    key(&mut app, KeyCode::Enter);
+    let k = app.pos().piece_at(app.board.cursor_square()).unwrap().kind;
+    assert_eq!(
+        app.rules().catalogue().kind(k).label,
+        "獅",
+        "{}",
+        app.status.text
+    );
+    keys(&mut app, "/獅子");
+    key(&mut app, KeyCode::Enter);
+    assert!(app.status.text.starts_with("Lion: "), "{}", app.status.text);
+}
+
+#[test]
+fn side_marks_follow_the_flip_and_only_promotion_is_underlined() {
+    let mut app = start("wikipedia");
+    app.layout(Rect::new(0, 0, 240, 70));
+    let top = |app: &App| board_row(app, &render(app, 240, 70), 0);
+    assert!(top(&app).starts_with('v'), "White's back rank faces down");
+    keys(&mut app, "f");
+    app.layout(Rect::new(0, 0, 240, 70));
+    let row = top(&app);
+    assert!(
+        row.starts_with('v'),
+        "Black's pieces, now on top, face down: {row}"
+    );
+    let k = app
+        .pos()
+        .piece_at(app.rules().dims().square(0, 0).unwrap())
+        .unwrap();
+    assert_eq!(k.side, Side::Black);
+    let buf = render(&app, 240, 70);
+    let g = app.board.geom;
+    let bottom: String = (g.left..g.left + 10)
+        .map(|x| buf[(x, g.top + 35)].symbol())
+        .collect();
+    assert!(bottom.starts_with('^'), "White's pieces face up: {bottom}");
+    // No theme underlines a piece that has not promoted.
+    for name in Theme::NAMES {
+        let mut app = start("wikipedia");
+        app.theme = Theme::by_name(name).unwrap();
+        pawn_move(&mut app, 17, 10, 11);
+        app.layout(Rect::new(0, 0, 240, 70));
+        let buf = render(&app, 240, 70);
+        let g = app.board.geom;
+        for y in g.top..g.top + 36 {
+            for x in g.left..g.left + 36 * g.cell_w {
+                let c = &buf[(x, y)];
+                let kanji = unicode_width::UnicodeWidthStr::width(c.symbol()) == 2;
+                assert!(
+                    !kanji || !c.modifier.contains(ratatui::style::Modifier::UNDERLINED),
+                    "{name}: {} at ({x}, {y}) underlined",
+                    c.symbol()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_rule_set_is_shown_and_the_promotion_question_names_the_new_piece() {
+    let mut app = start("umebayashi");
+    for (w, h) in SIZES {
+        app.layout(Rect::new(0, 0, w, h));
+        let t = text(&render(&app, w, h));
+        let status = t.lines().nth(h as usize - 2).unwrap();
+        assert!(status.contains("umebayashi rules"), "{w}×{h}: {status}");
+        assert!(!status.contains("to move. "), "the turn once: {status}");
+    }
+    // A pawn one step from the zone under umebayashi (optional promotion).
+    let mut app = custom("umebayashi", Side::Black, &[("P", Side::Black, 5, 24)]);
+    goto(&mut app, 5, 24);
+    key(&mut app, KeyCode::Enter);
+    goto(&mut app, 5, 25);
+    key(&mut app, KeyCode::Enter);
+    let line = app
+        .dialog
+        .as_ref()
+        .unwrap()
+        .status_line(app.history())
+        .unwrap();
+    assert_eq!(
+        line,
+        "Promote the Pawn (P) to Gold General (G)? y / n (Esc to choose again)"
+    );
+}
+
+#[test]
+fn the_side_panel_uses_spare_width_hides_and_its_card_scrolls() {
+    let mut app = start("wikipedia");
+    let a = view::areas(&app, Rect::new(0, 0, 240, 70));
+    assert_eq!(
+        a.card.unwrap().width,
+        240 - 184,
+        "the width the board leaves"
+    );
+    assert_eq!(a.minimap, None, "the whole board shows: no minimap needed");
+    assert!(a.moves.is_some());
+    // `w`: narrow, hidden (the board takes the width), back.
+    keys(&mut app, "w");
+    let narrow = view::areas(&app, Rect::new(0, 0, 100, 30));
+    keys(&mut app, "w");
+    let hidden = view::areas(&app, Rect::new(0, 0, 100, 30));
+    assert_eq!(hidden.card, None);
+    assert_eq!(hidden.board.width, 100);
+    assert!(narrow.card.unwrap().width < view::PANEL_WIDTH);
+    keys(&mut app, "w");
+    assert_eq!(app.panel, view::Panel::default());
+    // The lion hawk's card is longer than the panel at 100×30: it says so and scrolls to its
+    // end; its diagram's own symbols are explained under it.
+    let k = app.rules().catalogue().by_code("LI").unwrap();
+    app.board.inspect = Some(k);
+    goto(&mut app, 17, 17);
+    let t = text(&render(&app, 100, 30));
+    assert!(t.contains("} more"), "{t}");
+    assert!(!t.contains("@ go on"), "{t}");
+    for _ in 0..20 {
+        keys(&mut app, "}");
+    }
+    let t = text(&render(&app, 100, 30));
+    assert!(t.contains("@ go on") && t.contains("{ back"), "{t}");
+    let t = text(&render(&app, 240, 70));
+    assert!(t.contains("☆ jumps to"), "{t}");
+    assert!(
+        !t.contains("◆ range capture"),
+        "only the symbols it uses: {t}"
+    );
+    // Another piece's card starts at its top.
+    goto(&mut app, 17, 10);
+    let t = text(&render(&app, 100, 30));
+    assert!(t.contains("Pawn (P)"), "{t}");
+}
+
+#[test]
+fn the_move_list_and_the_minimap_are_reachable_on_small_terminals() {
+    for mut app in [start("wikipedia"), replaying(6)] {
+        let a = view::areas(&app, Rect::new(0, 0, 80, 24));
+        assert!(a.card.is_some() && a.moves.is_some(), "{a:?}");
+        let t = text(&render(&app, 80, 24));
+        assert!(t.contains(" Moves ") || t.contains(" Replay "), "{t}");
+        // Tab brings the minimap to the front, with the viewport framed on it.
+        key(&mut app, KeyCode::Tab);
+        app.layout(Rect::new(0, 0, 80, 24));
+        let a = view::areas(&app, Rect::new(0, 0, 80, 24));
+        let m = a.minimap.expect("the minimap");
+        let t = text(&render(&app, 80, 24));
+        let frame: String = t
+            .lines()
+            .skip(m.y as usize + 1)
+            .take(m.height as usize - 2)
+            .collect();
+        assert!(frame.contains('┌') && frame.contains('┘'), "{t}");
+        key(&mut app, KeyCode::Tab);
+        let a = view::areas(&app, Rect::new(0, 0, 80, 24));
+        assert!(a.moves.unwrap().height > 5, "the move list in front");
+    }
+    // 160×50: the board does not fit, so the minimap shows with everything else.
+    let app = start("wikipedia");
+    let a = view::areas(&app, Rect::new(0, 0, 160, 50));
+    assert!(a.card.is_some() && a.minimap.is_some() && a.moves.is_some());
+}
+
+/// Issue 7 point 20: the status line's wording.
+#[test]
+fn status_lines_say_things_once_and_in_good_english() {
+    let mut app = custom("wikipedia", Side::Black, &[("R", Side::Black, 35, 0)]);
+    goto(&mut app, 35, 0);
+    key(&mut app, KeyCode::Enter);
+    goto(&mut app, 35, 35);
+    key(&mut app, KeyCode::Enter);
+    let t = &app.status.text;
+    assert!(
+        t.starts_with("1. Black R1.36x1.1+. Game over: Black wins"),
+        "{t}"
+    );
+    key(&mut app, KeyCode::Enter);
+    assert!(
+        app.status.text.contains("over: Black won"),
+        "{}",
+        app.status.text
+    );
+    key(&mut app, KeyCode::Home);
+    let t = &app.status.text;
+    assert_eq!(
+        t,
+        "Home (to the start) works only in a replay: taikyoku replay FILE."
+    );
+    keys(&mut app, "/rok");
+    key(&mut app, KeyCode::Enter);
+    let t = &app.status.text;
+    assert!(
+        t.contains("Rook (R)") && t.ends_with("?") && !t.contains("?."),
+        "{t}"
+    );
+    // A pawn's card counts one square in the singular.
+    let mut app = start("wikipedia");
+    goto(&mut app, 17, 10);
+    let t = text(&render(&app, 240, 70));
+    assert!(t.contains("1 square it can reach from here"), "{t}");
+    pawn_move(&mut app, 17, 10, 11);
+    assert!(
+        app.status.text.starts_with("1. Black P19.26-19.25."),
+        "no turn after it: {}",
+        app.status.text
+    );
+}
+
 /// What the board shows on square (x, y): its cells, trimmed.
 fn cell(app: &App, x: i32, y: i32) -> String {
-    let buf = render(app, 200, 60);
+    let buf = render(app, 240, 70);
     let g = app.board.geom;
     let (c, r) = app.board.screen_xy(x, y);
     let (sc, sr) = app.board.view.scroll;
@@ -999,7 +1441,7 @@ fn the_last_move_is_marked_apart_from_captures() {
         false,
         true,
     );
-    app.layout(Rect::new(0, 0, 200, 60));
+    app.layout(Rect::new(0, 0, 240, 70));
     app.update(Msg::Show(1));
     goto(&mut app, 10, 10);
     assert_eq!(

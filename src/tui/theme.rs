@@ -1,5 +1,6 @@
 //! Colour themes. Meaning never rests on colour alone: every overlay also has a glyph and
-//! the sides are told apart by an orientation mark (or by case in ASCII mode).
+//! the sides are told apart by an orientation mark (or by case in ASCII mode). Underlining is
+//! kept for promoted pieces: no theme underlines a piece for any other reason.
 
 use ratatui::style::{Color, Modifier, Style};
 
@@ -27,6 +28,8 @@ pub struct Theme {
     pub mini_white: Color,
     pub mini_empty: Color,
     pub mini_view: Style,
+    /// The viewport's frame on the minimap.
+    pub mini_frame: Style,
 }
 
 impl Theme {
@@ -64,6 +67,7 @@ impl Theme {
             mini_white: Color::LightRed,
             mini_empty: Color::Rgb(40, 40, 40),
             mini_view: Style::new().bg(Color::Blue),
+            mini_frame: Style::new().fg(Color::Cyan).add_modifier(Modifier::BOLD),
         }
     }
 
@@ -72,9 +76,8 @@ impl Theme {
         Theme {
             name: "high-contrast",
             black: Style::new().fg(Color::White).add_modifier(Modifier::BOLD),
-            white: Style::new()
-                .fg(Color::White)
-                .add_modifier(Modifier::UNDERLINED),
+            // Not underlined: underlined means promoted; the mark before a piece tells the side.
+            white: Style::new().fg(Color::Gray).add_modifier(Modifier::ITALIC),
             empty: Style::new().fg(Color::Gray),
             cursor: Style::new().add_modifier(Modifier::REVERSED | Modifier::BOLD),
             quiet: Style::new().fg(Color::White).add_modifier(Modifier::BOLD),
@@ -86,7 +89,7 @@ impl Theme {
                 .fg(Color::White)
                 .add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
             range: Style::new().fg(Color::White).add_modifier(Modifier::BOLD),
-            last_move: Style::new().add_modifier(Modifier::UNDERLINED),
+            last_move: Style::new().bg(Color::DarkGray),
             selected: Style::new().add_modifier(Modifier::REVERSED),
             label: Style::new().fg(Color::White),
             panel: Style::new(),
@@ -97,6 +100,7 @@ impl Theme {
             mini_white: Color::Gray,
             mini_empty: Color::Black,
             mini_view: Style::new().add_modifier(Modifier::REVERSED),
+            mini_frame: Style::new().fg(Color::White).add_modifier(Modifier::BOLD),
         }
     }
 
@@ -131,6 +135,9 @@ impl Theme {
             mini_white: orange,
             mini_empty: Color::Rgb(30, 30, 30),
             mini_view: Style::new().bg(blue),
+            mini_frame: Style::new()
+                .fg(Color::Rgb(240, 228, 66))
+                .add_modifier(Modifier::BOLD),
         }
     }
 }

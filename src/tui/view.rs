@@ -1,4 +1,8 @@
 //! The layout: where each component goes on the screen, and the whole screen drawn by them.
+//! The side panel takes the width the board does not need (at least [`PANEL_WIDTH`]), can be
+//! narrowed or hidden, and stacks the card, the minimap (only when the board does not fit) and
+//! the move list; when they do not all fit, the one in front comes first and the move list
+//! keeps a few rows wherever it can.
 
 use super::app::App;
 use super::board::Geometry;
@@ -11,44 +15,126 @@ use ratatui::widgets::{Paragraph, Widget, Wrap};
 /// The smallest terminal the game draws in.
 pub const MIN_WIDTH: u16 = 72;
 pub const MIN_HEIGHT: u16 = 20;
-const PANEL_WIDTH: u16 = 40;
+/// The side panel's usual width, and its width when narrowed.
+pub const PANEL_WIDTH: u16 = 40;
+const NARROW_WIDTH: u16 = 28;
+/// The widest the panel grows on a wide terminal.
+const MAX_PANEL_WIDTH: u16 = 90;
+/// The fewest rows each part of the panel is shown with.
+const CARD_MIN: u16 = 10;
+const MOVES_MIN: u16 = 5;
+const MOVES_WANT: u16 = 10;
 
 /// The overlay glyphs, for the legend and the help.
-pub const LEGEND: &str = "o move (on a piece: its way back)   * jump   x capture   ! taken on the way   # removed by range capture   + promotes   @ a multi-leg move can pass here   ~ taken by the last move   & royal that can be taken   ^ Black  v White   underlined = promoted";
+pub const LEGEND: &str = "o move (on a piece: its way back)   * jump   x capture   ! taken on the way   # removed by range capture   + promotes   @ a multi-leg move can pass here   ~ taken by the last move   & royal that can be taken   ^ v the way a piece faces (Black's up unless the board is turned)   underlined = promoted";
+
+/// How wide the side panel is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PanelWidth {
+    /// At least [`PANEL_WIDTH`], and whatever the board leaves spare.
+    Auto,
+    Narrow,
+    Hidden,
+}
+
+impl PanelWidth {
+    pub fn next(self) -> PanelWidth {
+        match self {
+            PanelWidth::Auto => PanelWidth::Narrow,
+            PanelWidth::Narrow => PanelWidth::Hidden,
+            PanelWidth::Hidden => PanelWidth::Auto,
+        }
+    }
+
+    pub fn describe(self) -> &'static str {
+        match self {
+            PanelWidth::Auto => "The side panel is back, as wide as the board leaves room for.",
+            PanelWidth::Narrow => "The side panel is narrow.",
+            PanelWidth::Hidden => "The side panel is hidden: the board has the whole width.",
+        }
+    }
+}
+
+/// A part of the side panel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Section {
+    Card,
+    Minimap,
+    Moves,
+}
+
+impl Section {
+    pub const ALL: [Section; 3] = [Section::Card, Section::Minimap, Section::Moves];
+
+    pub fn next(self) -> Section {
+        match self {
+            Section::Card => Section::Minimap,
+            Section::Minimap => Section::Moves,
+            Section::Moves => Section::Card,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Section::Card => "the piece card",
+            Section::Minimap => "the minimap",
+            Section::Moves => "the move list",
+        }
+    }
+}
+
+/// The panel as the player set it: its width and the part in front.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Panel {
+    pub width: PanelWidth,
+    pub front: Section,
+}
+
+impl Default for Panel {
+    fn default() -> Panel {
+        Panel {
+            width: PanelWidth::Auto,
+            front: Section::Card,
+        }
+    }
+}
 
 /// Where the board and the panels go in `area`; the board part of it is what the mouse needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Areas {
     pub board: Rect,
-    pub card: Rect,
+    pub card: Option<Rect>,
     pub minimap: Option<Rect>,
     pub moves: Option<Rect>,
     pub status: Rect,
     pub hint: Rect,
 }
 
-pub fn areas(area: Rect) -> Areas {
+/// The layout of a terminal of `area`.
+pub fn areas(app: &App, area: Rect) -> Areas {
     let [main, status, hint] = Layout::vertical([
         Constraint::Min(1),
         Constraint::Length(1),
         Constraint::Length(1),
     ])
     .areas(area);
+    let need = app.board.full_size();
+    let width = match app.panel.width {
+        PanelWidth::Hidden => 0,
+        PanelWidth::Narrow => NARROW_WIDTH,
+        // The width the board leaves; narrower than usual if that lets the whole board show.
+        PanelWidth::Auto => match main.width.saturating_sub(need.0) {
+            spare if spare >= PANEL_WIDTH => spare.min(MAX_PANEL_WIDTH),
+            spare if spare >= NARROW_WIDTH => spare,
+            _ => PANEL_WIDTH,
+        },
+    }
+    .min(main.width / 2);
     let [board, panel] =
-        Layout::horizontal([Constraint::Min(1), Constraint::Length(PANEL_WIDTH)]).areas(main);
-    let (card, minimap, moves) = if panel.height >= 42 {
-        let [c, m, l] = Layout::vertical([
-            Constraint::Min(10),
-            Constraint::Length(20),
-            Constraint::Length(10),
-        ])
-        .areas(panel);
-        (c, Some(m), Some(l))
-    } else if panel.height >= 30 {
-        let [c, m] = Layout::vertical([Constraint::Min(10), Constraint::Length(20)]).areas(panel);
-        (c, Some(m), None)
-    } else {
-        (panel, None, None)
-    };
+        Layout::horizontal([Constraint::Min(1), Constraint::Length(width)]).areas(main);
+    let board_fits = board.width >= need.0 && board.height >= need.1;
+    let minimap_rows = app.board.minimap_rows() + 2;
+    let [card, minimap, moves] = stack(app.panel.front, panel, minimap_rows, board_fits);
     Areas {
         board,
         card,
@@ -59,9 +145,62 @@ pub fn areas(area: Rect) -> Areas {
     }
 }
 
+/// The panel's parts, top to bottom: card, minimap, moves. The part in front is shown first,
+/// then the others in turn while their fewest rows fit; the card (else the move list) takes
+/// the rows left.
+fn stack(front: Section, panel: Rect, minimap_rows: u16, board_fits: bool) -> [Option<Rect>; 3] {
+    if panel.width == 0 {
+        return [None; 3];
+    }
+    let least = |s: Section| match s {
+        Section::Card => CARD_MIN,
+        Section::Minimap => minimap_rows,
+        Section::Moves => MOVES_MIN,
+    };
+    let order = std::iter::once(front).chain(Section::ALL.into_iter().filter(|&s| s != front));
+    let mut shown = [false; 3];
+    let mut used = 0;
+    for s in order {
+        // The minimap is for a board that does not fit, unless the player asks for it.
+        if s == Section::Minimap && board_fits && front != Section::Minimap {
+            continue;
+        }
+        if used + least(s) <= panel.height || s == front {
+            shown[s as usize] = true;
+            used += least(s);
+        }
+    }
+    let grows = if shown[0] && front != Section::Moves {
+        Section::Card
+    } else {
+        Section::Moves
+    };
+    let spare = panel.height.saturating_sub(used);
+    let moves_extra = if shown[Section::Moves as usize] && grows != Section::Moves {
+        (MOVES_WANT - MOVES_MIN).min(spare / 2)
+    } else {
+        0
+    };
+    let rows = |s: Section| match s {
+        _ if s == grows => least(s) + spare - moves_extra,
+        Section::Moves => least(s) + moves_extra,
+        _ => least(s),
+    };
+    let mut out = [None; 3];
+    let mut y = panel.y;
+    for s in Section::ALL {
+        if shown[s as usize] {
+            let h = rows(s).min(panel.bottom().saturating_sub(y));
+            out[s as usize] = Some(Rect::new(panel.x, y, panel.width, h));
+            y += h;
+        }
+    }
+    out
+}
+
 /// The board geometry for a terminal of `area` at the app's zoom.
 pub fn geometry(app: &App, area: Rect) -> Geometry {
-    app.board.geometry(app.board.fit(areas(area).board))
+    app.board.geometry(app.board.fit(areas(app, area).board))
 }
 
 /// Draws the whole screen.
@@ -77,9 +216,11 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         return;
     }
     let (h, t) = (app.history(), &app.theme);
-    let a = areas(area);
+    let a = areas(app, area);
     app.board.draw(h, t, app.board.fit(a.board), buf);
-    app.card.draw(h, &app.board, t, a.card, buf);
+    if let Some(c) = a.card {
+        app.card.draw(h, &app.board, t, c, buf);
+    }
     if let Some(m) = a.minimap {
         Minimap::draw(h, &app.board, t, m, buf);
     }
@@ -89,6 +230,11 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     app.status.draw(h, app.dialog.as_ref(), t, a.status, buf);
     status::draw_hint(&app.keymap, app.replay.is_some(), t, a.hint, buf);
     if let Some(d) = &app.dialog {
-        d.draw(&app.keymap, t, area, buf);
+        // Over the board and panels, never over the status and hint lines.
+        let over = Rect {
+            height: area.height.saturating_sub(2),
+            ..area
+        };
+        d.draw(&app.keymap, t, over, buf);
     }
 }
