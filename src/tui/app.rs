@@ -56,9 +56,10 @@ impl App {
         let mut app = App::with_session(session, keymap, theme, ascii);
         // The turn is on the status line already, left of this.
         app.status.text = format!(
-            "{} selects a piece, {} shows the help.",
+            "{} selects a piece, {} shows the help.{}",
             app.keymap.keys_of(Action::Select),
-            app.keymap.keys_of(Action::Help)
+            app.keymap.keys_of(Action::Help),
+            app.danger_note()
         );
         app
     }
@@ -106,9 +107,18 @@ impl App {
         } else {
             app.update(Msg::Show(n));
             let to_move = capital(app.pos().to_move().name());
-            app.update(Msg::Say(format!("{n} moves loaded. {to_move} to move.")));
+            let danger = app.danger_note();
+            app.update(Msg::Say(format!(
+                "{n} moves loaded. {to_move} to move.{danger}"
+            )));
         }
         app
+    }
+
+    /// " Black's King on … can be taken (by …)!" when a royal of the side to move is in danger.
+    fn danger_note(&self) -> String {
+        super::preview::danger_text(self.history(), &self.board.danger)
+            .map_or(String::new(), |d| format!(" {d}"))
     }
 
     pub fn history(&self) -> &History {
@@ -352,8 +362,9 @@ impl App {
                 ),
                 None => String::new(),
             },
+            // The question first: a narrow status line cuts the end off.
             ConfirmKind::OwnCapture(m) => format!(
-                "{}. Play it? y / n",
+                "Play it? y / n. {}.",
                 super::preview::describe(self.history(), &m)
             ),
         }
@@ -446,8 +457,7 @@ impl App {
         };
         let h = &self.session.history;
         self.board.played(h, played.side, m.to);
-        let danger = super::preview::danger_text(h, &self.board.danger)
-            .map_or(String::new(), |d| format!(" {d}"));
+        let danger = self.danger_note();
         let n = h.point();
         let text = &played.text;
         Some(said(

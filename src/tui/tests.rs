@@ -1481,6 +1481,13 @@ fn a_royal_that_can_be_taken_is_marked() {
     assert_eq!(app.board.cursor, (0, 0), "r goes to the royal in danger");
     keys(&mut app, "u");
     assert!(app.board.danger.is_empty());
+    // A game that starts with a royal in danger says so at once.
+    let app = custom("wikipedia", Side::Black, &[("R", Side::White, 5, 0)]);
+    assert!(
+        app.status.text.contains("can be taken"),
+        "{}",
+        app.status.text
+    );
 }
 
 #[test]
