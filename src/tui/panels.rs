@@ -125,6 +125,7 @@ impl CardPanel {
             t.label,
         ));
         lines.push(Line::styled("# range capture + promotes @ go on", t.label));
+        lines.push(Line::styled("~ last move took & royal in danger", t.label));
         // Scrolled as the player asked, never past the end; the title says when there is more.
         let rows = wrapped_rows(&lines, inner.width);
         let max = rows.saturating_sub(inner.height);
