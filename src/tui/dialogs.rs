@@ -201,7 +201,7 @@ impl Dialog {
             Dialog::Help(_) => return None,
             Dialog::Prompt { kind, text, note } => match kind {
                 PromptKind::Find => format!(
-                    "Find a piece (name, code or kanji): {text}_   Enter to find, Esc to cancel"
+                    "Find a piece (name, code, kanji or board label): {text}_   Enter to find, Esc to cancel"
                 ),
                 PromptKind::Goto => {
                     format!("Go to square (file.rank): {text}_   Enter to go, Esc to cancel")

@@ -166,7 +166,7 @@ impl Action {
             Action::ZoomOut => "narrower squares",
             Action::Flip => "turn the board round",
             Action::Follow => "turn the board to the side to move after each move",
-            Action::Find => "find a piece by name or code",
+            Action::Find => "find a piece by name, code, kanji or board label",
             Action::Goto => "go to a square (file.rank)",
             Action::Ascii => "kanji / ASCII codes",
             Action::Theme => "next colour theme",

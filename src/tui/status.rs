@@ -49,9 +49,9 @@ impl Status {
         area: Rect,
         buf: &mut Buffer,
     ) {
-        let text = dialog
-            .and_then(|d| d.status_line(h))
-            .unwrap_or_else(|| self.text.clone());
+        let asked = dialog.and_then(|d| d.status_line(h));
+        let asking = asked.is_some();
+        let text = asked.unwrap_or_else(|| self.text.clone());
         let style = if self.warning || dialog.is_some_and(Dialog::urgent) {
             t.warning
         } else {
@@ -80,15 +80,19 @@ impl Status {
         let long = format!(" {} · {rules} rules ", h.rules().game.name);
         let short = format!(" {rules} rules ");
         let room = area.right().saturating_sub(x);
-        let right = if text.width() + long.width() < room as usize {
+        // A question or prompt keeps its whole line: the rule set gives way.
+        let fits = |r: &str| text.width() + r.width() < room as usize;
+        let right = if fits(&long) {
             long
-        } else {
+        } else if fits(&short) || !asking {
             short
+        } else {
+            String::new()
         };
         let w = right.width() as u16;
         let room = room.saturating_sub(w + 1);
         buf.set_stringn(x, area.y, text, room as usize, style);
-        if x + w < area.right() {
+        if w > 0 && x + w < area.right() {
             buf.set_string(area.right() - w, area.y, right, t.label);
         }
     }

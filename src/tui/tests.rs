@@ -835,6 +835,12 @@ fn the_move_number_prompt_shows_what_is_typed() {
     keys(&mut app, ":42");
     let t = text(&render(&app, 200, 60));
     assert!(t.contains("Go to move (0-6): 42_"), "{t}");
+    // On a small terminal too, the whole prompt (the rule set gives way).
+    let t = text(&render(&app, 80, 24));
+    assert!(
+        t.contains("Go to move (0-6): 42_   Enter to go, Esc to cancel"),
+        "{t}"
+    );
     key(&mut app, KeyCode::Backspace);
     key(&mut app, KeyCode::Enter);
     assert_eq!(app.history().point(), 4);
