@@ -733,7 +733,11 @@ fn moves(g: &GameArgs, rs: &Option<String>, a: MovesArgs) -> Result<(), CliError
     for name in &names {
         out(name)?;
     }
-    out(&format!("{} moves for {}", moves.len(), pos.to_move()))
+    out(&format!(
+        "{} for {}",
+        count(moves.len(), "move"),
+        pos.to_move()
+    ))
 }
 
 fn perft(g: &GameArgs, rs: &Option<String>, a: PerftArgs) -> Result<(), CliError> {
@@ -809,8 +813,9 @@ fn record_add(g: &GameArgs, a: RecordAddArgs) -> Result<(), CliError> {
         out(m)?;
     }
     out(&format!(
-        "{}: {n} moves; {}",
+        "{}: {}; {}",
         a.file.display(),
+        count(n, "move"),
         standing(&history)
     ))
 }

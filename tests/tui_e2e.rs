@@ -213,7 +213,7 @@ fn a_killed_game_loses_no_move_and_is_offered_again() {
     // Started again, the game is offered; taking it restores the move.
     let t2 = Tmux::start("resume", &command(dir.path(), "", ""), 160, 48).expect("tmux starts");
     let s = t2.wait_for("Resume the unfinished game");
-    assert!(s.contains("1 moves"), "{s}");
+    assert!(s.contains("(1 move, "), "{s}");
     // A stray key does not answer: only Enter resumes (n would start a new game).
     t2.keys(&["y", "j"]);
     let s = t2.wait_for("Resume the unfinished game");
@@ -239,11 +239,11 @@ fn a_killed_game_loses_no_move_and_is_offered_again() {
         .unwrap();
     let listed = String::from_utf8_lossy(&out.stdout);
     assert!(
-        listed.contains("kept.toml") && listed.contains("1 moves") && listed.contains("unfinished"),
+        listed.contains("kept.toml") && listed.contains("1 move ") && listed.contains("unfinished"),
         "{listed}"
     );
     let t3 = Tmux::start("recent", &command(dir.path(), "", "recent 1"), 80, 24).expect("tmux");
-    let s = t3.wait_for("1 moves loaded");
+    let s = t3.wait_for("1 move loaded");
     assert!(s.contains("White to move"), "{s}");
     t3.keys(&["q"]);
     t3.wait_for("Quit this game?");

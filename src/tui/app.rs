@@ -109,7 +109,8 @@ impl App {
             let to_move = capital(app.pos().to_move().name());
             let danger = app.danger_note();
             app.update(Msg::Say(format!(
-                "{n} moves loaded. {to_move} to move.{danger}"
+                "{} loaded. {to_move} to move.{danger}",
+                crate::cli::count(n, "move")
             )));
         }
         app
@@ -355,9 +356,9 @@ impl App {
             }
             ConfirmKind::Resume => match &self.pending_resume {
                 Some((_, r)) => format!(
-                    "Resume the unfinished game of {} ({} moves, {} rules)? Enter resumes, n starts a new game, o lists every game.",
+                    "Resume the unfinished game of {} ({}, {} rules)? Enter resumes, n starts a new game, o lists every game.",
                     r.updated,
-                    r.moves().len(),
+                    crate::cli::count(r.moves().len(), "move"),
                     r.rules,
                 ),
                 None => String::new(),

@@ -122,8 +122,8 @@ impl Replay {
     /// The line shown when a replay opens.
     pub fn welcome(h: &History, keys: &Keymap) -> String {
         format!(
-            "Replay of {} moves: {} on, {} back, {} autoplay, {} play on from here.",
-            h.line().len(),
+            "Replay of {}: {} on, {} back, {} autoplay, {} play on from here.",
+            crate::cli::count(h.line().len(), "move"),
             keys.keys_of(Action::ReplayNext),
             keys.keys_of(Action::ReplayPrev),
             keys.keys_of(Action::Autoplay),

@@ -245,13 +245,6 @@ pub fn recent_games(dirs: &[Option<PathBuf>]) -> Vec<Listed> {
 /// One line about a record: "Alice – (none) · wikipedia · Taikyoku shogi · 37 moves · last
 /// played 2026-11-30 16:07 · unfinished · game-….toml".
 pub fn summary(path: &std::path::Path, r: &Record) -> String {
-    let name = |s: &str| {
-        if s.is_empty() {
-            "?".to_string()
-        } else {
-            s.to_string()
-        }
-    };
     let when = r.updated.get(..16).unwrap_or(&r.updated).replace('T', " ");
     let state = match r.outcome {
         None => "unfinished".to_string(),
@@ -261,12 +254,12 @@ pub fn summary(path: &std::path::Path, r: &Record) -> String {
         .file_name()
         .map_or(String::new(), |f| f.to_string_lossy().into_owned());
     format!(
-        "{} – {} · {} · {} · {} moves · last played {when} · {state} · {file}",
-        name(&r.black),
-        name(&r.white),
+        "{} – {} · {} · {} · {} · last played {when} · {state} · {file}",
+        player(&r.black),
+        player(&r.white),
         r.rules,
         r.game,
-        r.moves().len(),
+        crate::cli::count(r.moves().len(), "move"),
     )
 }
 
@@ -300,20 +293,18 @@ fn save_over(
     store::lock(path)?.save(record, overwrite)
 }
 
+/// A player's name, or "(none)" where the record has none.
+fn player(name: &str) -> &str {
+    if name.is_empty() { "(none)" } else { name }
+}
+
 /// "Alice vs Bob, 42 moves, started 2026-11-30T16:00:05Z", for asking before replacing it.
 pub fn describe(r: &Record) -> String {
-    let name = |n: &str| {
-        if n.is_empty() {
-            "?".to_string()
-        } else {
-            n.to_string()
-        }
-    };
     let mut s = format!(
-        "{} vs {}, {} moves",
-        name(&r.black),
-        name(&r.white),
-        r.moves().len()
+        "{} vs {}, {}",
+        player(&r.black),
+        player(&r.white),
+        crate::cli::count(r.moves().len(), "move")
     );
     if !r.started.is_empty() {
         s.push_str(&format!(", started {}", r.started));

@@ -1762,7 +1762,7 @@ fn saving_over_another_game_asks_and_saving_again_does_not() {
     };
     assert!(
         question.starts_with("Replace another game? y / n")
-            && question.contains("holds Alice vs ?, 1 moves, started"),
+            && question.contains("holds Alice vs (none), 1 move, started"),
         "{question}"
     );
     keys(&mut other, "n");
