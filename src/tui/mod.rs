@@ -28,6 +28,7 @@ use app::App;
 use error::TuiError;
 use keys::Keymap;
 use msg::Msg;
+use players::Player;
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{
@@ -183,6 +184,16 @@ pub fn run(rules: Rules, start: Position, options: PlayOptions) -> Result<(), Tu
         ),
         None => App::new(rules, start, keymap, theme, options.ascii),
     };
+    if let Some(Some(Player::Engine(cmd))) = options
+        .players
+        .iter()
+        .find(|p| matches!(p, Some(Player::Engine(_))))
+    {
+        return Err(TuiError::Engine {
+            command: cmd.clone(),
+            message: "playing an ATSI engine in the terminal is not available yet (use human or computer[:LEVEL])".into(),
+        });
+    }
     if options.players.iter().any(Option::is_some) {
         let sides = [0, 1].map(|i| {
             options.players[i]
