@@ -60,7 +60,12 @@ fn capturing_the_general_without_a_governor_ends_the_game() {
     let mut p = position(
         r,
         B,
-        &[("GE", B, 0, 0), ("CH", B, 5, 5), ("GE", W, 5, 9), ("MT", W, 0, 18)],
+        &[
+            ("GE", B, 0, 0),
+            ("CH", B, 5, 5),
+            ("GE", W, 5, 9),
+            ("MT", W, 0, 18),
+        ],
     );
     let m = r
         .moves_from(&p, sq(r, 5, 5))

@@ -51,7 +51,9 @@ pub fn ko(rule_set: &str) -> &'static Rules {
     let mut all = KO.get_or_init(Default::default).lock().unwrap();
     all.entry(rule_set.to_string()).or_insert_with(|| {
         let game = Game::builtin("koshogi").expect("the built-in data loads");
-        Box::leak(Box::new(Rules::new(game, rule_set).expect("rule set compiles")))
+        Box::leak(Box::new(
+            Rules::new(game, rule_set).expect("rule set compiles"),
+        ))
     })
 }
 
