@@ -51,6 +51,9 @@ pub enum EndReason {
     /// The loser had no legal move.
     NoLegalMove,
     Resignation,
+    /// The loser broke the rules of play rather than of the game: an engine that sent an
+    /// illegal move, ran out of its time or stopped answering.
+    Forfeit,
 }
 
 impl EndReason {
@@ -59,7 +62,13 @@ impl EndReason {
             EndReason::RoyalsCaptured => "the last royal piece was captured",
             EndReason::NoLegalMove => "no legal move",
             EndReason::Resignation => "resignation",
+            EndReason::Forfeit => "forfeit",
         }
+    }
+
+    /// An ending a player declares (resignation, forfeit), which the moves cannot show.
+    pub fn declared(self) -> bool {
+        matches!(self, EndReason::Resignation | EndReason::Forfeit)
     }
 }
 

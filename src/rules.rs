@@ -213,7 +213,7 @@ impl Rules {
     }
 
     pub(crate) fn update_outcome(&self, pos: &mut Position) {
-        if matches!(pos.outcome(), Some(o) if o.reason == EndReason::Resignation) {
+        if matches!(pos.outcome(), Some(o) if o.reason.declared()) {
             return;
         }
         let lost = |side| !self.survives(pos, side);
@@ -391,9 +391,14 @@ impl Rules {
 
     /// Resigns for the side to move.
     pub fn resign(&self, pos: &mut Position) {
+        self.concede(pos, EndReason::Resignation);
+    }
+
+    /// The side to move loses by an ending it declares (`reason`: resignation or forfeit).
+    pub fn concede(&self, pos: &mut Position, reason: EndReason) {
         pos.set_outcome(Some(Outcome {
             winner: pos.to_move().opponent(),
-            reason: EndReason::Resignation,
+            reason,
         }));
     }
 }
