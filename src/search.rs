@@ -71,7 +71,7 @@ pub struct SearchResult {
 }
 
 /// Settings of a [`Searcher`].
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct SearchOptions {
     /// Transposition table size in MiB.
     pub hash_mb: usize,
