@@ -105,6 +105,15 @@ impl App {
                 *name = n;
             }
         }
+        // One person against the computer sees the board from their own side.
+        let humans: Vec<Side> = Side::BOTH
+            .into_iter()
+            .filter(|s| sides[s.index()].is_human())
+            .collect();
+        if let [me] = humans[..] {
+            self.board.view.flipped = me == Side::White;
+            self.board.center_on_cursor();
+        }
         self.players = Players::new(sides);
     }
 

@@ -436,7 +436,15 @@ fn key(h: &History) -> (usize, u64) {
 }
 
 fn new_brain(h: &History) -> Arc<Mutex<Brain>> {
-    let searcher = Searcher::new(h.shared_rules(), SearchOptions::default());
+    // Games vary: the seed breaks ties between equal moves.
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let opts = SearchOptions {
+        seed,
+        ..SearchOptions::default()
+    };
+    let searcher = Searcher::new(h.shared_rules(), opts);
     Arc::new(Mutex::new(Brain::Search(searcher)))
 }
 
