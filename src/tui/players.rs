@@ -15,6 +15,7 @@ use taikyoku::geometry::Side;
 use taikyoku::history::History;
 use taikyoku::movegen::Move;
 use taikyoku::notation;
+use taikyoku::position::EndReason;
 
 /// A strength of the computer: its time per move (and, for the weakest, a depth cap).
 #[derive(Clone, Debug, PartialEq)]
@@ -180,6 +181,23 @@ pub struct Thought {
     pub progress: Progress,
 }
 
+/// Why a side produced no move: it resigned, or it loses by forfeit (an engine's illegal
+/// move, crash or silence) or on time.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Failed {
+    pub reason: EndReason,
+    pub why: String,
+}
+
+impl Failed {
+    fn forfeit(why: impl Into<String>) -> Failed {
+        Failed {
+            reason: EndReason::Forfeit,
+            why: why.into(),
+        }
+    }
+}
+
 /// What the screen shows of the running search.
 #[derive(Clone, Debug)]
 pub struct Thinking {
@@ -212,7 +230,7 @@ impl Brain {
         limits: &Limits,
         stop: &AtomicBool,
         on_progress: &mut dyn FnMut(Progress),
-    ) -> Result<Thought, String> {
+    ) -> Result<Thought, Failed> {
         match self {
             Brain::Search(s) => {
                 let mut on_info = |i: &Info| {
@@ -232,7 +250,7 @@ impl Brain {
                 };
                 match r.best {
                     Some(mv) => Ok(Thought { mv, progress }),
-                    None => Err("it found no move".into()),
+                    None => Err(Failed::forfeit("it found no move")),
                 }
             }
         }
