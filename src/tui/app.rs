@@ -811,13 +811,16 @@ impl App {
 /// " (eval +0.35, depth 6)": how the computer judged its move.
 fn judged(t: &Thought) -> String {
     let p = &t.progress;
-    match p.score {
-        Some(s) => format!(
-            " (eval {}, depth {})",
-            super::players::score_text(s),
-            p.depth
-        ),
-        None => String::new(),
+    let mut said = Vec::new();
+    if let Some(s) = p.score {
+        said.push(format!("eval {}", super::players::score_text(s)));
+    }
+    if p.depth > 0 {
+        said.push(format!("depth {}", p.depth));
+    }
+    match said.is_empty() {
+        true => String::new(),
+        false => format!(" ({})", said.join(", ")),
     }
 }
 

@@ -5,7 +5,6 @@
 //! posts is ignored.
 
 use super::msg::Msg;
-use super::search_shim::{Info, Limits, SearchOptions, Searcher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};
@@ -16,6 +15,7 @@ use taikyoku::history::History;
 use taikyoku::movegen::Move;
 use taikyoku::notation;
 use taikyoku::position::EndReason;
+use taikyoku::search::{Info, Limits, SearchOptions, Searcher};
 
 /// A strength of the computer: its time per move (and, for the weakest, a depth cap).
 #[derive(Clone, Debug, PartialEq)]
