@@ -14,9 +14,10 @@
 //! tomatene writes the steps after the destination (`18r 18p 18q`): [`move_from_atsi`] accepts
 //! that order too when the spec's order fits no move, and says which it used.
 
-use crate::geometry::{Dims, Square};
+use crate::catalogue::KindId;
+use crate::geometry::{Dims, Side, Square, Vec2};
 use crate::movegen::Move;
-use crate::position::Position;
+use crate::position::{Piece, Position};
 use crate::rules::Rules;
 use std::fmt;
 
@@ -859,11 +860,123 @@ pub fn move_from_squares(
     })
 }
 
+/// What ATSA's host (their web site's `GameHost`) checks when it judges a move, read off a
+/// piece kind's own moves: the unit directions it steps or slides in (on an empty board), the
+/// displacements it leaps to (on a board crowded with enemies, where only leaps get through),
+/// and whether it range-captures (their host does not check those at all).
+#[derive(Clone, Debug, Default)]
+struct HostView {
+    slides: Vec<Vec2>,
+    jumps: Vec<Vec2>,
+    range: bool,
+}
+
+/// Tells which moves ATSA's host can judge. Their host checks a move by its start and end
+/// alone: if the end is one of the piece's leaps it is fine; else, if the piece slides in the
+/// direction of the end (signs of the displacement), it walks that line from the start and
+/// refuses the move at the first piece in the way, and never ends the walk when the end is not
+/// on the line. So it refuses a jump-then-slide over a piece (the free eagle's `18i 18m` over
+/// a piece on `18j`) and hangs or refuses on a bent path (a diagonal hook mover's turn). The
+/// test is derived from the move's shape and the piece's own moves, never from piece names.
+pub struct AtsaHost {
+    views: std::collections::HashMap<(KindId, Side), HostView>,
+}
+
+impl Default for AtsaHost {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl AtsaHost {
+    pub fn new() -> AtsaHost {
+        AtsaHost {
+            views: Default::default(),
+        }
+    }
+
+    /// Whether ATSA's host would accept this legal move of the side to move.
+    pub fn judges(&mut self, rules: &Rules, pos: &Position, m: &Move) -> bool {
+        if m.path().is_empty() || m.from == m.to {
+            return true;
+        }
+        let Some(piece) = pos.piece_at(m.from) else {
+            return true;
+        };
+        let dims = pos.dims();
+        let ((fx, fy), (tx, ty)) = (dims.xy(m.from), dims.xy(m.to));
+        let d = Vec2::new(tx - fx, ty - fy);
+        let view = self
+            .views
+            .entry((piece.kind, piece.side))
+            .or_insert_with(|| host_view(rules, piece));
+        if view.range || view.jumps.contains(&d) {
+            return true;
+        }
+        let u = Vec2::new(d.x.signum(), d.y.signum());
+        if !view.slides.contains(&u) {
+            return true;
+        }
+        if d.unit() != Some(u) {
+            return false;
+        }
+        (1..d.king_len()).all(|k| {
+            let sq = dims.square(fx + k * u.x, fy + k * u.y);
+            sq.is_some_and(|s| pos.piece_at(s).is_none())
+        })
+    }
+
+    /// The legal moves of the side to move that ATSA's host can judge.
+    pub fn judged_moves(&mut self, rules: &Rules, pos: &Position) -> Vec<Move> {
+        let mut moves = rules.legal_moves(pos);
+        moves.retain(|m| self.judges(rules, pos, m));
+        moves
+    }
+}
+
+/// Probes a piece alone in the middle of an empty board, then of a board full of enemies.
+fn host_view(rules: &Rules, piece: Piece) -> HostView {
+    let dims = rules.dims();
+    let (cx, cy) = (dims.files as i32 / 2, dims.ranks as i32 / 2);
+    let Some(centre) = dims.square(cx, cy) else {
+        return HostView::default();
+    };
+    let offset = |sq: Square| {
+        let (x, y) = dims.xy(sq);
+        Vec2::new(x - cx, y - cy)
+    };
+    let mut pos = rules.empty_position();
+    rules.put(&mut pos, centre, Some(piece));
+    let slides = rules
+        .moves_from(&pos, centre)
+        .iter()
+        .filter(|m| m.path().is_empty())
+        .map(|m| offset(m.to))
+        .filter(|d| d.king_len() == 1)
+        .collect();
+    let enemy = Piece {
+        side: piece.side.opponent(),
+        ..piece
+    };
+    for sq in dims.squares().filter(|&s| s != centre) {
+        rules.put(&mut pos, sq, Some(enemy));
+    }
+    let crowded = rules.moves_from(&pos, centre);
+    HostView {
+        slides,
+        jumps: crowded
+            .iter()
+            .filter(|m| m.path().is_empty() && !m.is_range())
+            .map(|m| offset(m.to))
+            .filter(|d| d.king_len() > 1)
+            .collect(),
+        range: crowded.iter().any(Move::is_range),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::Side;
-    use crate::position::Piece;
     use proptest::prelude::*;
     use std::sync::OnceLock;
 
