@@ -1467,7 +1467,7 @@ mod tests {
         round_trips(r, &p);
     }
 
-    /// The displacement of a move, and whether it lies on a line (orthogonal or diagonal).
+    /// Whether a move ends on a line (orthogonal or diagonal) through its start.
     fn on_line(m: &Move) -> bool {
         let ((fx, fy), (tx, ty)) = (D36.xy(m.from), D36.xy(m.to));
         Vec2::new(tx - fx, ty - fy).unit().is_some()
