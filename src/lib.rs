@@ -9,6 +9,7 @@
 pub mod betza;
 pub mod card;
 pub mod catalogue;
+pub mod effects;
 pub mod error;
 pub mod explain;
 pub mod game;
