@@ -21,6 +21,16 @@ use toml::Spanned;
 
 type Codes = Vec<Spanned<String>>;
 
+/// A movement compiled for both sides, `[black, white]`.
+type Both = [Compiled; 2];
+
+/// Compiles a movement for both sides.
+pub(crate) type Compile<'a> = &'a dyn Fn(&[Pattern]) -> Result<Both, String>;
+
+/// While a side has none of the first kinds, its promoted pieces of each pair's first kind
+/// revert to the second.
+type Reversion = (Vec<KindId>, Vec<(KindId, KindId)>);
+
 /// `[effects]` as written in a game file.
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
@@ -272,10 +282,10 @@ pub(crate) struct EffectTable {
     needs: Vec<Vec<KindId>>,
     zone_exempt: Vec<bool>,
     /// Per kind: its other movement, and the kinds whose absence selects it.
-    alternative: Vec<Option<(Vec<KindId>, [Compiled; 2])>>,
+    alternative: Vec<Option<(Vec<KindId>, Both)>>,
     links: Vec<Link>,
     /// `(alive, [(promoted kind, the kind it reverts to)])`.
-    reversions: Vec<(Vec<KindId>, Vec<(KindId, KindId)>)>,
+    reversions: Vec<Reversion>,
     /// `(piece kind, the kind it reverts to, enemy kinds, distance)`.
     near: Vec<(KindId, KindId, Vec<KindId>, u8)>,
     within: Within,
@@ -293,7 +303,7 @@ pub(crate) struct Build<'a> {
     pub repromote: bool,
     pub dims: Dims,
     /// Compiles a movement for both sides.
-    pub compile: &'a dyn Fn(&[Pattern]) -> Result<[Compiled; 2], String>,
+    pub compile: Compile<'a>,
 }
 
 impl EffectTable {
@@ -324,8 +334,7 @@ impl EffectTable {
             }
             reversions.push((d.alive.clone(), back));
         }
-        let mut alternative: Vec<Option<(Vec<KindId>, [Compiled; 2])>> =
-            (0..n).map(|_| None).collect();
+        let mut alternative: Vec<Option<(Vec<KindId>, Both)>> = (0..n).map(|_| None).collect();
         for a in &fx.moves_while_absent {
             let compiled = (b.compile)(&a.patterns)
                 .map_err(|e| format!("effects: movement {:?}: {e}", a.betza))?;
