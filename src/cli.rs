@@ -835,12 +835,11 @@ fn check(g: &GameArgs, a: CheckArgs) -> Result<(), CliError> {
     out(&format!("{}: every move is legal", a.file.display()))?;
     out(&format!("rules: {}", record.rules))?;
     out(&format!("moves: {}", h.point()))?;
-    out(&format!(
-        "result: {}",
-        h.outcome().map_or("none (the game goes on)".into(), |o| {
-            record::describe_outcome(Some(o))
-        })
-    ))?;
+    let result = match (h.outcome(), record.draw) {
+        (None, None) => "none (the game goes on)".into(),
+        (outcome, draw) => record::describe_result(outcome, draw),
+    };
+    out(&format!("result: {result}"))?;
     out(&format!("to move: {}", pos.to_move()))?;
     out(&format!(
         "position: {}",

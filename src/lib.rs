@@ -9,6 +9,7 @@
 pub mod betza;
 pub mod card;
 pub mod catalogue;
+pub mod elo;
 pub mod error;
 pub mod explain;
 pub mod game;
@@ -25,4 +26,5 @@ pub mod record;
 pub mod rules;
 pub mod setup;
 pub mod store;
+pub mod timecontrol;
 pub mod zobrist;
