@@ -4,7 +4,7 @@
 //! Undo, redo and going to any move of a replay are one thing: moving the point along the line.
 //! Playing a move at an earlier point starts a new line from there (the moves after it go,
 //! unless the move played is the next one of the line, which is then simply redone). A
-//! resignation (or a forfeit) ends the line where it is made; undo takes it back first. The record
+//! resignation ends the line where it is made; undo takes it back first. The record
 //! ([`crate::record`]) is what a history looks like on disk.
 
 use crate::geometry::Side;
@@ -32,8 +32,8 @@ pub struct Played {
 /// What [`History::undo`] took back.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Undone {
+    /// A resignation, or another concession (a loss on time or by forfeit).
     Resignation(Side),
-    Forfeit(Side),
     Move(Played),
 }
 
@@ -47,8 +47,8 @@ pub struct History {
     checkpoints: Vec<Position>,
     /// The position at the point.
     pos: Position,
-    /// The side that resigned (or forfeited: the reason), at the end of the line.
-    resigned: Option<(Side, EndReason)>,
+    /// The side that resigned (or lost on time, or forfeited), at the end of the line.
+    conceded: Option<(Side, EndReason)>,
     /// How the game stands at the point, worked out when first asked (it generates every
     /// move) and kept until the point moves.
     outcome: OnceCell<Option<Outcome>>,
@@ -63,7 +63,7 @@ impl History {
             point: 0,
             checkpoints: vec![start.clone()],
             pos: start,
-            resigned: None,
+            conceded: None,
             outcome: OnceCell::new(),
         }
     }
@@ -111,9 +111,14 @@ impl History {
         *self.outcome.get_or_init(|| self.rules.outcome(&self.pos))
     }
 
-    /// The side that resigned or forfeited, if the game ended so, and which of the two.
-    pub fn resigned(&self) -> Option<(Side, EndReason)> {
-        self.resigned.filter(|_| self.point == self.line.len())
+    /// The side that resigned (or conceded otherwise: time, forfeit), if the game ended so.
+    pub fn resigned(&self) -> Option<Side> {
+        self.conceded().map(|(side, _)| side)
+    }
+
+    /// The side that conceded the game at the end of the line, and why.
+    fn conceded(&self) -> Option<(Side, EndReason)> {
+        self.conceded.filter(|_| self.point == self.line.len())
     }
 
     /// The position after `n` moves of the line (`n` past the end: the end).
@@ -203,7 +208,7 @@ impl History {
     fn cut(&mut self) {
         if self.point < self.line.len() {
             self.line.truncate(self.point);
-            self.resigned = None;
+            self.conceded = None;
         }
         self.checkpoints.truncate(self.point / CHECKPOINT_EVERY + 1);
     }
@@ -214,34 +219,28 @@ impl History {
         self.concede(EndReason::Resignation)
     }
 
-    /// The side to move loses by forfeit at the point (an engine's illegal move, time or
-    /// crash), which ends the line, as [`History::resign`] does.
-    pub fn forfeit(&mut self) -> Option<Side> {
-        self.concede(EndReason::Forfeit)
-    }
-
-    /// The side to move declares the end of the game (`reason`: resignation or forfeit).
+    /// The side to move loses at the point for a reason the moves cannot show (resignation,
+    /// time, forfeit: [`EndReason::is_conceded`]), which ends the line; undo takes it back
+    /// as it takes back a resignation. Nothing happens (and `None` comes back) once the game
+    /// is over.
     pub fn concede(&mut self, reason: EndReason) -> Option<Side> {
-        if self.outcome().is_some() || !reason.declared() {
+        debug_assert!(reason.is_conceded(), "{reason:?} is shown by the moves");
+        if self.outcome().is_some() {
             return None;
         }
         self.cut();
         let side = self.pos.to_move();
-        self.resigned = Some((side, reason));
+        self.conceded = Some((side, reason));
         self.settle();
         Some(side)
     }
 
-    /// Takes back the resignation or forfeit, else the last move (which redo plays again).
+    /// Takes back the resignation, else the last move (which redo plays again).
     pub fn undo(&mut self) -> Option<Undone> {
-        if let Some((side, reason)) = self.resigned() {
-            self.resigned = None;
+        if let Some(side) = self.resigned() {
+            self.conceded = None;
             self.settle();
-            return Some(if reason == EndReason::Forfeit {
-                Undone::Forfeit(side)
-            } else {
-                Undone::Resignation(side)
-            });
+            return Some(Undone::Resignation(side));
         }
         let last = self.last()?.clone();
         self.goto(self.point - 1);
@@ -264,7 +263,7 @@ impl History {
         let mut h = self.clone();
         h.goto(n);
         h.cut();
-        h.resigned = None;
+        h.conceded = None;
         h.settle();
         h
     }
@@ -277,8 +276,8 @@ impl History {
             self.checkpoints.push(self.pos.clone());
         }
         // The position says so too, so that no move is generated in a resigned game.
-        let in_position = self.pos.outcome().is_some_and(|o| o.reason.declared());
-        if let Some((_, reason)) = self.resigned() {
+        let in_position = self.pos.outcome().is_some_and(|o| o.reason.is_conceded());
+        if let Some((_, reason)) = self.conceded() {
             self.rules.concede(&mut self.pos, reason);
         } else if in_position {
             self.pos.set_outcome(None);
@@ -423,20 +422,14 @@ mod tests {
     fn a_forfeit_ends_the_game_like_a_resignation() {
         let mut h = game();
         play_quiet(&mut h, 2);
-        assert_eq!(h.forfeit(), Some(Side::Black));
+        assert_eq!(h.concede(EndReason::Forfeit), Some(Side::Black));
         let o = h.outcome().unwrap();
         assert_eq!((o.winner, o.reason), (Side::White, EndReason::Forfeit));
-        assert_eq!(h.resigned(), Some((Side::Black, EndReason::Forfeit)));
+        assert_eq!(h.resigned(), Some(Side::Black));
         assert!(h.rules().legal_moves(h.position()).is_empty());
-        assert_eq!(
-            h.concede(EndReason::RoyalsCaptured),
-            None,
-            "not a declared end"
-        );
-        assert_eq!(h.undo(), Some(Undone::Forfeit(Side::Black)));
+        assert_eq!(h.undo(), Some(Undone::Resignation(Side::Black)));
         assert_eq!(h.outcome(), None);
-        assert_eq!(h.concede(EndReason::NoLegalMove), None);
-        assert_eq!(h.outcome(), None);
+        assert_eq!(h.point(), 2);
     }
 
     #[test]

@@ -245,14 +245,16 @@ fn termination_name(r: EndReason) -> &'static str {
         EndReason::RoyalsCaptured => "royals captured",
         EndReason::Resignation => "resignation",
         EndReason::NoLegalMove => "no legal move",
+        EndReason::Time => "time forfeit",
         EndReason::Forfeit => "forfeit",
     }
 }
 
-const TERMINATIONS: [EndReason; 4] = [
+const TERMINATIONS: [EndReason; 5] = [
     EndReason::RoyalsCaptured,
     EndReason::Resignation,
     EndReason::NoLegalMove,
+    EndReason::Time,
     EndReason::Forfeit,
 ];
 
@@ -612,8 +614,8 @@ impl Record {
                 current: game.fingerprint.clone(),
             });
         }
-        // A resignation or forfeit is the one ending the moves cannot show.
-        if let Some(o) = self.outcome.filter(|o| o.reason.declared()) {
+        // Resignation, time and forfeit are the endings the moves cannot show.
+        if let Some(o) = self.outcome.filter(|o| o.reason.is_conceded()) {
             history.concede(o.reason);
         }
         let outcome = history.outcome();
@@ -801,7 +803,7 @@ mod tests {
     #[test]
     fn a_forfeit_and_the_players_are_kept_and_old_records_still_load() {
         let mut h = game(&["19.26-19.25"]);
-        assert_eq!(h.forfeit(), Some(Side::White));
+        assert_eq!(h.concede(EndReason::Forfeit), Some(Side::White));
         let mut rec = Record::new(&h);
         rec.white = "computer (easy)".into();
         rec.white_player = "computer:easy".into();

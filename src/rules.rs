@@ -213,7 +213,7 @@ impl Rules {
     }
 
     pub(crate) fn update_outcome(&self, pos: &mut Position) {
-        if matches!(pos.outcome(), Some(o) if o.reason.declared()) {
+        if pos.outcome().is_some_and(|o| o.reason.is_conceded()) {
             return;
         }
         let lost = |side| !self.survives(pos, side);
@@ -394,7 +394,8 @@ impl Rules {
         self.concede(pos, EndReason::Resignation);
     }
 
-    /// The side to move loses by an ending it declares (`reason`: resignation or forfeit).
+    /// The side to move loses for `reason`, one the moves cannot show (resignation, time,
+    /// forfeit).
     pub fn concede(&self, pos: &mut Position, reason: EndReason) {
         pos.set_outcome(Some(Outcome {
             winner: pos.to_move().opponent(),

@@ -562,13 +562,15 @@ impl App {
         let mut failed = None;
         let mut at = None;
         loop {
+            let ended = self.outcome().map(|o| o.reason.describe());
             let (undone, f) = self.session.undo();
             failed = failed.or(f);
             let h = &self.session.history;
             match undone {
                 None => break,
-                Some(Undone::Resignation(_)) => said_undone.push("the resignation".to_string()),
-                Some(Undone::Forfeit(_)) => said_undone.push("the forfeit".to_string()),
+                Some(Undone::Resignation(_)) => {
+                    said_undone.push(format!("the {}", ended.unwrap_or("resignation")))
+                }
                 Some(Undone::Move(p)) => {
                     at = Some(p.mv.from);
                     said_undone.push(p.text);
