@@ -65,6 +65,8 @@ pub enum Command {
     Record(RecordCommand),
     /// Replay a game record, checking every move; print where the game stands.
     Check(CheckArgs),
+    /// Play games between two ATSI engines: records, a line per game, score and Elo.
+    Match(crate::engine_match::MatchArgs),
 }
 
 #[derive(Subcommand, Debug)]
@@ -510,6 +512,7 @@ pub fn run(
             refuse_rules(&rs, &a.file)?;
             check(g, a)
         }
+        Some(Command::Match(a)) => crate::engine_match::run(load_rules(g, &rs)?, a),
     }
 }
 

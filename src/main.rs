@@ -2,6 +2,8 @@
 //! is the library; nothing here decides a rule.
 
 mod cli;
+mod engine_match;
+mod host;
 mod tui;
 
 use clap::Parser;
