@@ -65,6 +65,10 @@ pub enum Command {
     Record(RecordCommand),
     /// Replay a game record, checking every move; print where the game stands.
     Check(CheckArgs),
+    /// Search a position and print the best move, its score, depth and principal variation.
+    Bestmove(crate::analysis::BestmoveArgs),
+    /// Print every kind's value as the engine's evaluation derives it from the data.
+    Values(crate::analysis::ValuesArgs),
     /// Play games between two ATSI engines: records, a line per game, score and Elo.
     Match(crate::engine_match::MatchArgs),
 }
@@ -371,7 +375,7 @@ fn refuse_rules(rs: &Option<String>, file: &Path) -> Result<(), CliError> {
 }
 
 /// The rules and position of `--rules`/`--position`, or of `--record`.
-fn rules_and_position(
+pub(crate) fn rules_and_position(
     g: &GameArgs,
     rs: &Option<String>,
     position: &PositionArgs,
@@ -388,7 +392,7 @@ fn rules_and_position(
     Ok((rules, pos))
 }
 
-fn out(s: &str) -> Result<(), CliError> {
+pub(crate) fn out(s: &str) -> Result<(), CliError> {
     let mut o = std::io::stdout().lock();
     // A closed pipe (`| head`) is not an error worth reporting.
     match writeln!(o, "{s}") {
@@ -512,6 +516,8 @@ pub fn run(
             refuse_rules(&rs, &a.file)?;
             check(g, a)
         }
+        Some(Command::Bestmove(a)) => crate::analysis::bestmove(g, &rs, a),
+        Some(Command::Values(a)) => crate::analysis::values(g, &rs, a),
         Some(Command::Match(a)) => crate::engine_match::run(load_rules(g, &rs)?, a),
     }
 }

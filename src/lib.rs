@@ -6,11 +6,13 @@
 //! [`record::Record`] is how a game is written down; [`store`] writes records
 //! safely and finds autosaves.
 
+pub mod atsi;
 pub mod betza;
 pub mod card;
 pub mod catalogue;
 pub mod elo;
 pub mod error;
+pub mod eval;
 pub mod explain;
 pub mod game;
 pub mod geometry;
@@ -24,6 +26,7 @@ pub mod position;
 pub mod reach;
 pub mod record;
 pub mod rules;
+pub mod search;
 pub mod setup;
 pub mod store;
 pub mod timecontrol;
