@@ -4,6 +4,8 @@
 mod analysis;
 mod atsi_engine;
 mod cli;
+mod engine_match;
+mod host;
 mod tui;
 
 use clap::Parser;
