@@ -1375,6 +1375,29 @@ mod tests {
         }
     }
 
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(6))]
+
+        /// Positions of random games: every legal move survives writing and reading back.
+        #[test]
+        fn moves_of_random_games_round_trip(seed in any::<u64>(), plies in 0usize..300, set in 0usize..3) {
+            let r = rules(["atsa", "wikipedia", "umebayashi"][set]);
+            let mut p = r.start_position();
+            let mut rng = seed | 1;
+            for _ in 0..plies {
+                let moves = r.legal_moves(&p);
+                if moves.is_empty() {
+                    break;
+                }
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                r.play_unchecked(&mut p, &moves[(rng % moves.len() as u64) as usize]);
+            }
+            round_trips(r, &p);
+        }
+    }
+
     #[test]
     fn the_opening_round_trips_under_every_rule_set() {
         for name in ["atsa", "wikipedia", "umebayashi"] {
