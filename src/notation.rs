@@ -532,8 +532,14 @@ fn write_move(rules: &Rules, pos: &Position, m: &Move, listed: &[Move]) -> Strin
     let captured = rules.captures(pos, m);
     let mut s = code;
     s.push_str(&dims.square_name(m.from));
-    for &sq in m.path().iter().chain(std::iter::once(&m.to)) {
-        s.push(if captured.contains(&sq) { 'x' } else { '-' });
+    for (sq, shot) in m.legs() {
+        s.push(if shot {
+            '!'
+        } else if captured.contains(&sq) {
+            'x'
+        } else {
+            '-'
+        });
         s.push_str(&dims.square_name(sq));
     }
     if m.promotes() {
@@ -572,7 +578,16 @@ pub fn read_move(
         return err(format!("{text:?}: expected squares such as 19.26-19.25"));
     }
     let mut sqs: Vec<Square> = Vec::new();
-    for part in squares.split(['-', 'x', 'X', '*']) {
+    // A shot (`!`) is a stop the piece does not go to: the destination is the last square
+    // that is not shot, and the shots after it are the path's last stops (see `Move::legs`).
+    let mut shot_after = None;
+    let parts = squares.split(['-', 'x', 'X', '*', '!']);
+    let seps = squares.matches(['-', 'x', 'X', '*', '!']);
+    let mut shots = std::iter::once(false).chain(seps.map(|sep| sep == "!"));
+    for part in parts {
+        if shots.next() == Some(false) {
+            shot_after = Some(sqs.len());
+        }
         let sq = dims.parse_square(part).ok_or_else(|| {
             NotationError(format!(
                 "{text:?}: {part:?} is not a square; squares are file.rank, files 1..{} from Black's right, ranks 1..{} from White's side",
@@ -586,8 +601,15 @@ pub fn read_move(
             "{text:?}: a move needs at least a start and a destination"
         ));
     }
-    let (from, to) = (sqs[0], sqs[sqs.len() - 1]);
-    let stops = &sqs[1..sqs.len() - 1];
+    // `A!B`: a shot without moving first, the same as `A-A!B`.
+    let last = shot_after.unwrap_or(0);
+    let (from, to) = (sqs[0], sqs[last]);
+    let stops: Vec<Square> = sqs[1..last.max(1)]
+        .iter()
+        .chain(&sqs[last + 1..])
+        .copied()
+        .collect();
+    let stops = &stops[..];
     let Some(piece) = pos.piece_at(from) else {
         return err(format!(
             "{text:?}: there is no piece on {}",
