@@ -374,7 +374,11 @@ impl Shots {
         } else {
             "after moving"
         };
-        let over = if self.over { ", over pieces between" } else { "" };
+        let over = if self.over {
+            ", over pieces between"
+        } else {
+            ""
+        };
         Some(format!(
             "shoots {count} {when}, taking without going there{over}: {}",
             ways.join("; ")

@@ -328,11 +328,9 @@ impl Compiled {
             all.extend(compile_leg(p, 0, None, side, stride as isize, board_max)?);
         }
         let dedup = all.iter().any(|r| !r.next.is_empty()) || overlapping(&all);
-        let (simple, rays) = all
-            .into_iter()
-            .partition(|r| {
-                r.next.is_empty() && r.kind == Kind::Plain && r.lame.is_empty() && !r.shoot
-            });
+        let (simple, rays) = all.into_iter().partition(|r| {
+            r.next.is_empty() && r.kind == Kind::Plain && r.lame.is_empty() && !r.shoot
+        });
         Ok(Compiled {
             simple,
             rays,

@@ -7,8 +7,10 @@
 //! multi-leg move, and the destination, joined by `-` (moves to) or `x` (captures there), then
 //! `+` when the piece promotes or `=` when it declines an optional promotion:
 //! `P19.26-19.25`, `LN18.24x18.23-18.22` (capture, then step on), `LN18.24x18.23-18.24`
-//! (igui), `HM17.30-17.20-10.20` (hook move turning at 17.20). When typing, the code and the
-//! separators are optional and checked only for what they say.
+//! (igui), `HM17.30-17.20-10.20` (hook move turning at 17.20). A shot is `!` and the square
+//! shot, after the square the piece shoots from (its destination, or a stop it goes on from):
+//! `BOW10.10-9.9!9.6`. When typing, the code and the separators are optional and checked only
+//! for what they say, except `!`, which marks the squares the piece does not go to.
 //!
 //! **Positions** are one line: the ranks from White's side (rank 1) to Black's (last), `/`
 //! between ranks, `,` between cells, a number for a run of empty squares, Black's pieces in
