@@ -3,6 +3,9 @@
 
 // The game lives in the binary; the benchmark compiles its modules in directly.
 #[allow(dead_code, unused_imports)]
+#[path = "../src/analysis.rs"]
+mod analysis;
+#[allow(dead_code, unused_imports)]
 #[path = "../src/cli.rs"]
 mod cli;
 #[allow(dead_code, unused_imports)]

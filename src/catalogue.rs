@@ -51,6 +51,9 @@ pub struct PieceKind {
     /// Range-capture rank: 1 is highest; `None` ranks below every ranked piece.
     pub rank: Option<u8>,
     pub atsa_code: Option<String>,
+    /// A value for the engine's evaluation that replaces the one derived from the movement
+    /// (`value = N` in the `[[piece]]` table; a pawn is about 100).
+    pub value: Option<i32>,
     /// Where the sources disagree, and what the default reading follows.
     pub sources: Option<String>,
     pub base: Reading,
@@ -130,6 +133,7 @@ struct RawPiece {
     royal: bool,
     rank: Option<Spanned<u8>>,
     atsa_code: Option<String>,
+    value: Option<i32>,
     sources: Option<String>,
     #[serde(default)]
     rules: BTreeMap<String, Spanned<RawOverride>>,
@@ -351,6 +355,7 @@ impl Catalogue {
                 royal: p.royal,
                 rank: p.rank.map(Spanned::into_inner),
                 atsa_code: p.atsa_code,
+                value: p.value,
                 sources: p.sources,
                 base: Reading {
                     betza: p.betza.into_inner(),

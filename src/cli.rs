@@ -2,6 +2,7 @@
 //! part of the binary (clap, stdout); the library it drives prints nothing.
 
 use crate::tui::error::TuiError;
+use crate::tui::players::Player;
 use clap::{Args, Parser, Subcommand};
 use serde_json::json;
 use std::io::Write;
@@ -40,7 +41,7 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Play a hot-seat game in the terminal (the default).
+    /// Play in the terminal (the default): hot-seat, or against the computer or an ATSI engine.
     Play(PlayArgs),
     /// Replay a game record in the terminal: step through it, or play on from any move.
     Replay(ReplayArgs),
@@ -64,6 +65,10 @@ pub enum Command {
     Record(RecordCommand),
     /// Replay a game record, checking every move; print where the game stands.
     Check(CheckArgs),
+    /// Search a position and print the best move, its score, depth and principal variation.
+    Bestmove(crate::analysis::BestmoveArgs),
+    /// Print every kind's value as the engine's evaluation derives it from the data.
+    Values(crate::analysis::ValuesArgs),
 }
 
 #[derive(Subcommand, Debug)]
@@ -121,10 +126,30 @@ pub struct PositionArgs {
     pub position: Option<String>,
 }
 
+/// Who plays each side in the terminal game.
+#[derive(Args, Debug, Clone, Default)]
+pub struct PlayersArgs {
+    /// Who plays Black: human (the default), computer[:LEVEL] (LEVEL: easy, medium — the
+    /// default —, hard, or a time per move such as 300ms or 1.5s) or an ATSI engine's command.
+    #[arg(long, value_name = "PLAYER", value_parser = Player::parse)]
+    pub black: Option<Player>,
+    /// Who plays White: human (the default), computer[:LEVEL] or an ATSI engine's command.
+    #[arg(long, value_name = "PLAYER", value_parser = Player::parse)]
+    pub white: Option<Player>,
+}
+
+impl PlayersArgs {
+    fn sides(&self) -> [Option<Player>; 2] {
+        [self.black.clone(), self.white.clone()]
+    }
+}
+
 #[derive(Args, Debug, Clone)]
 pub struct PlayArgs {
     #[command(flatten)]
     pub position: PositionArgs,
+    #[command(flatten)]
+    pub players: PlayersArgs,
     /// Show pieces by their ASCII codes instead of kanji.
     #[arg(long)]
     pub ascii: bool,
@@ -140,6 +165,9 @@ pub struct PlayArgs {
 pub struct ReplayArgs {
     /// The record to replay (read-only; `b` plays on from any move as a new game).
     pub file: PathBuf,
+    /// Who plays on after `b` (default: who played the record).
+    #[command(flatten)]
+    pub players: PlayersArgs,
     /// Show pieces by their ASCII codes instead of kanji.
     #[arg(long)]
     pub ascii: bool,
@@ -152,6 +180,9 @@ pub struct ReplayArgs {
 pub struct RecentArgs {
     /// The number of the game to open, as listed.
     pub number: Option<usize>,
+    /// Who plays on (default: who played the game).
+    #[command(flatten)]
+    pub players: PlayersArgs,
     /// Show pieces by their ASCII codes instead of kanji.
     #[arg(long)]
     pub ascii: bool,
@@ -171,6 +202,9 @@ pub struct PlayOptions {
     pub read_only: bool,
     /// Offer to resume the last unfinished autosaved game (a plain new game was asked for).
     pub offer_resume: bool,
+    /// Who plays Black and White, where the command line says (else a person, or who
+    /// played the record).
+    pub players: [Option<Player>; 2],
 }
 
 #[derive(Args, Debug)]
@@ -340,7 +374,7 @@ fn refuse_rules(rs: &Option<String>, file: &Path) -> Result<(), CliError> {
 }
 
 /// The rules and position of `--rules`/`--position`, or of `--record`.
-fn rules_and_position(
+pub(crate) fn rules_and_position(
     g: &GameArgs,
     rs: &Option<String>,
     position: &PositionArgs,
@@ -357,7 +391,7 @@ fn rules_and_position(
     Ok((rules, pos))
 }
 
-fn out(s: &str) -> Result<(), CliError> {
+pub(crate) fn out(s: &str) -> Result<(), CliError> {
     let mut o = std::io::stdout().lock();
     // A closed pipe (`| head`) is not an error worth reporting.
     match writeln!(o, "{s}") {
@@ -369,8 +403,7 @@ fn out(s: &str) -> Result<(), CliError> {
 /// Opens the terminal game on a record: to replay it (`read_only`) or to play on.
 fn open_record(
     game: (Record, Replay),
-    ascii: bool,
-    theme: Option<String>,
+    (ascii, theme, players): (bool, Option<String>, &PlayersArgs),
     read_only: bool,
     play: impl FnOnce(Rules, Position, PlayOptions) -> Result<(), TuiError>,
 ) -> Result<(), CliError> {
@@ -382,6 +415,7 @@ fn open_record(
         game: Some(game),
         read_only,
         offer_resume: false,
+        players: players.sides(),
     };
     Ok(play(rules, pos, options)?)
 }
@@ -438,13 +472,14 @@ pub fn run(
                 offer_resume: a.position.position.is_none() && game.is_none(),
                 game,
                 read_only: false,
+                players: a.players.sides(),
             };
             Ok(play(rules, pos, options)?)
         }
         Some(Command::Replay(a)) => {
             refuse_rules(&rs, &a.file)?;
             let game = load_replay(g, &a.file)?;
-            open_record(game, a.ascii, a.theme, true, play)
+            open_record(game, (a.ascii, a.theme, &a.players), true, play)
         }
         Some(Command::Recent(a)) => {
             let dirs = [store::autosave_dir(), store::games_dir()];
@@ -459,7 +494,7 @@ pub fn run(
                 )));
             };
             let game = load_replay(g, &chosen.path)?;
-            open_record(game, a.ascii, a.theme, false, play)
+            open_record(game, (a.ascii, a.theme, &a.players), false, play)
         }
         Some(Command::Piece(a)) => piece(g, &rs, a),
         Some(Command::Pieces) => pieces(g, &rs),
@@ -480,6 +515,8 @@ pub fn run(
             refuse_rules(&rs, &a.file)?;
             check(g, a)
         }
+        Some(Command::Bestmove(a)) => crate::analysis::bestmove(g, &rs, a),
+        Some(Command::Values(a)) => crate::analysis::values(g, &rs, a),
     }
 }
 

@@ -680,10 +680,10 @@ mod tests {
     fn the_built_in_games_are_listed_with_the_default_first() {
         let games = DataDir::Embedded.games().unwrap();
         let ids: Vec<&str> = games.iter().map(|g| g.id.as_str()).collect();
-        assert_eq!(ids, ["taikyoku", "sho"]);
+        assert_eq!(ids, ["taikyoku", "sho", "koshogi"]);
         assert_eq!(
             describe_games(&games),
-            "taikyoku (Taikyoku shogi), sho (Sho shogi)"
+            "taikyoku (Taikyoku shogi), sho (Sho shogi), koshogi (Ko shogi)"
         );
         let sho = Game::find(&DataDir::Embedded, "SHO-SHOGI").unwrap();
         assert_eq!(

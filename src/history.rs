@@ -32,6 +32,7 @@ pub struct Played {
 /// What [`History::undo`] took back.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Undone {
+    /// A resignation, or another concession (a loss on time or by forfeit).
     Resignation(Side),
     Move(Played),
 }
@@ -46,8 +47,8 @@ pub struct History {
     checkpoints: Vec<Position>,
     /// The position at the point.
     pos: Position,
-    /// The side that resigned, at the end of the line.
-    resigned: Option<Side>,
+    /// The side that resigned (or lost on time, or forfeited), at the end of the line.
+    conceded: Option<(Side, EndReason)>,
     /// How the game stands at the point, worked out when first asked (it generates every
     /// move) and kept until the point moves.
     outcome: OnceCell<Option<Outcome>>,
@@ -62,7 +63,7 @@ impl History {
             point: 0,
             checkpoints: vec![start.clone()],
             pos: start,
-            resigned: None,
+            conceded: None,
             outcome: OnceCell::new(),
         }
     }
@@ -110,9 +111,14 @@ impl History {
         *self.outcome.get_or_init(|| self.rules.outcome(&self.pos))
     }
 
-    /// The side that resigned, if the game ended so.
+    /// The side that resigned (or conceded otherwise: time, forfeit), if the game ended so.
     pub fn resigned(&self) -> Option<Side> {
-        self.resigned.filter(|_| self.point == self.line.len())
+        self.conceded().map(|(side, _)| side)
+    }
+
+    /// The side that conceded the game at the end of the line, and why.
+    fn conceded(&self) -> Option<(Side, EndReason)> {
+        self.conceded.filter(|_| self.point == self.line.len())
     }
 
     /// The position after `n` moves of the line (`n` past the end: the end).
@@ -202,7 +208,7 @@ impl History {
     fn cut(&mut self) {
         if self.point < self.line.len() {
             self.line.truncate(self.point);
-            self.resigned = None;
+            self.conceded = None;
         }
         self.checkpoints.truncate(self.point / CHECKPOINT_EVERY + 1);
     }
@@ -210,12 +216,21 @@ impl History {
     /// The side to move resigns at the point, which ends the line. Nothing happens (and
     /// `None` comes back) once the game is over.
     pub fn resign(&mut self) -> Option<Side> {
+        self.concede(EndReason::Resignation)
+    }
+
+    /// The side to move loses at the point for a reason the moves cannot show (resignation,
+    /// time, forfeit: [`EndReason::is_conceded`]), which ends the line; undo takes it back
+    /// as it takes back a resignation. Nothing happens (and `None` comes back) once the game
+    /// is over.
+    pub fn concede(&mut self, reason: EndReason) -> Option<Side> {
+        debug_assert!(reason.is_conceded(), "{reason:?} is shown by the moves");
         if self.outcome().is_some() {
             return None;
         }
         self.cut();
         let side = self.pos.to_move();
-        self.resigned = Some(side);
+        self.conceded = Some((side, reason));
         self.settle();
         Some(side)
     }
@@ -223,7 +238,7 @@ impl History {
     /// Takes back the resignation, else the last move (which redo plays again).
     pub fn undo(&mut self) -> Option<Undone> {
         if let Some(side) = self.resigned() {
-            self.resigned = None;
+            self.conceded = None;
             self.settle();
             return Some(Undone::Resignation(side));
         }
@@ -248,7 +263,7 @@ impl History {
         let mut h = self.clone();
         h.goto(n);
         h.cut();
-        h.resigned = None;
+        h.conceded = None;
         h.settle();
         h
     }
@@ -261,9 +276,9 @@ impl History {
             self.checkpoints.push(self.pos.clone());
         }
         // The position says so too, so that no move is generated in a resigned game.
-        let in_position = self.pos.outcome().map(|o| o.reason) == Some(EndReason::Resignation);
-        if self.resigned().is_some() {
-            self.rules.resign(&mut self.pos);
+        let in_position = self.pos.outcome().is_some_and(|o| o.reason.is_conceded());
+        if let Some((_, reason)) = self.conceded() {
+            self.rules.concede(&mut self.pos, reason);
         } else if in_position {
             self.pos.set_outcome(None);
             self.rules.update_outcome(&mut self.pos);
@@ -401,6 +416,20 @@ mod tests {
         h.resign();
         assert_eq!(h.line().len(), 1);
         assert_eq!(h.outcome().unwrap().winner, Side::Black);
+    }
+
+    #[test]
+    fn a_forfeit_ends_the_game_like_a_resignation() {
+        let mut h = game();
+        play_quiet(&mut h, 2);
+        assert_eq!(h.concede(EndReason::Forfeit), Some(Side::Black));
+        let o = h.outcome().unwrap();
+        assert_eq!((o.winner, o.reason), (Side::White, EndReason::Forfeit));
+        assert_eq!(h.resigned(), Some(Side::Black));
+        assert!(h.rules().legal_moves(h.position()).is_empty());
+        assert_eq!(h.undo(), Some(Undone::Resignation(Side::Black)));
+        assert_eq!(h.outcome(), None);
+        assert_eq!(h.point(), 2);
     }
 
     #[test]

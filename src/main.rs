@@ -1,6 +1,7 @@
 //! The `taikyoku` binary: the command line (`cli`) and the terminal game (`tui`). The engine
 //! is the library; nothing here decides a rule.
 
+mod analysis;
 mod cli;
 mod tui;
 

@@ -51,6 +51,11 @@ pub enum EndReason {
     /// The loser had no legal move.
     NoLegalMove,
     Resignation,
+    /// The loser's time ran out (a host keeps the clocks).
+    Time,
+    /// The loser broke the protocol it played by: an engine that sent an illegal move or
+    /// garbage, crashed or stopped answering.
+    Forfeit,
 }
 
 impl EndReason {
@@ -59,7 +64,18 @@ impl EndReason {
             EndReason::RoyalsCaptured => "the last royal piece was captured",
             EndReason::NoLegalMove => "no legal move",
             EndReason::Resignation => "resignation",
+            EndReason::Time => "time forfeit",
+            EndReason::Forfeit => "forfeit",
         }
+    }
+
+    /// An ending the side to move concedes, which the moves cannot show (resignation, time,
+    /// forfeit): the record says it, and a replay applies it after the last move.
+    pub fn is_conceded(self) -> bool {
+        matches!(
+            self,
+            EndReason::Resignation | EndReason::Time | EndReason::Forfeit
+        )
     }
 }
 

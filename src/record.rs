@@ -56,6 +56,10 @@ pub struct Record {
     pub start: String,
     pub black: String,
     pub white: String,
+    /// Who played each side when it was not a person at the keyboard: `computer:LEVEL` or
+    /// `engine:COMMAND` (empty: a person, as in every record written before these fields).
+    pub black_player: String,
+    pub white_player: String,
     /// RFC 3339 UTC dates (may be empty in hand-written records).
     pub started: String,
     pub updated: String,
@@ -118,6 +122,10 @@ struct RawRecord {
     black: String,
     #[serde(default)]
     white: String,
+    #[serde(default)]
+    black_player: String,
+    #[serde(default)]
+    white_player: String,
     #[serde(default)]
     started: Option<Spanned<String>>,
     #[serde(default)]
@@ -226,13 +234,17 @@ fn termination_name(r: EndReason) -> &'static str {
         EndReason::RoyalsCaptured => "royals captured",
         EndReason::Resignation => "resignation",
         EndReason::NoLegalMove => "no legal move",
+        EndReason::Time => "time forfeit",
+        EndReason::Forfeit => "forfeit",
     }
 }
 
-const TERMINATIONS: [EndReason; 3] = [
+const TERMINATIONS: [EndReason; 5] = [
     EndReason::RoyalsCaptured,
     EndReason::Resignation,
     EndReason::NoLegalMove,
+    EndReason::Time,
+    EndReason::Forfeit,
 ];
 
 fn now() -> String {
@@ -262,6 +274,8 @@ impl Record {
             start: start_text,
             black: String::new(),
             white: String::new(),
+            black_player: String::new(),
+            white_player: String::new(),
             started: now.clone(),
             updated: now,
             outcome: None,
@@ -399,6 +413,8 @@ impl Record {
             start: raw.start.get_ref().clone(),
             black: raw.black,
             white: raw.white,
+            black_player: raw.black_player,
+            white_player: raw.white_player,
             started: raw.started.map(Spanned::into_inner).unwrap_or_default(),
             updated: raw.updated.map(Spanned::into_inner).unwrap_or_default(),
             outcome,
@@ -442,11 +458,18 @@ impl Record {
             ("start", &self.start),
             ("black", &self.black),
             ("white", &self.white),
+            ("black_player", &self.black_player),
+            ("white_player", &self.white_player),
             ("started", &self.started),
             ("updated", &self.updated),
             ("result", result),
             ("termination", termination),
         ] {
+            // Who played is written only for a computer or engine: a hot-seat record stays
+            // as older programs wrote (and read) it.
+            if value.is_empty() && key.ends_with("_player") {
+                continue;
+            }
             s.push_str(&format!("{key} = {}\n", quote(value)));
         }
         if self.moves.is_empty() {
@@ -547,12 +570,9 @@ impl Record {
                 current: game.fingerprint.clone(),
             });
         }
-        // A resignation is the one ending the moves cannot show.
-        if self
-            .outcome
-            .is_some_and(|o| o.reason == EndReason::Resignation)
-        {
-            history.resign();
+        // Resignation, time and forfeit are the endings the moves cannot show.
+        if let Some(o) = self.outcome.filter(|o| o.reason.is_conceded()) {
+            history.concede(o.reason);
         }
         let outcome = history.outcome();
         if outcome != self.outcome {
@@ -695,6 +715,38 @@ mod tests {
         // No move after the end.
         let e = replay.history.play_text("P18.11-18.12").unwrap_err();
         assert!(e.0.contains("the game is over"), "{e}");
+    }
+
+    #[test]
+    fn a_forfeit_and_the_players_are_kept_and_old_records_still_load() {
+        let mut h = game(&["19.26-19.25"]);
+        assert_eq!(h.concede(EndReason::Forfeit), Some(Side::White));
+        let mut rec = Record::new(&h);
+        rec.white = "computer (easy)".into();
+        rec.white_player = "computer:easy".into();
+        let text = rec.to_toml();
+        assert!(text.contains("result = \"black\"\ntermination = \"forfeit\"\n"));
+        assert!(
+            text.contains("white_player = \"computer:easy\"\n"),
+            "{text}"
+        );
+        assert!(
+            !text.contains("black_player"),
+            "a person is not written: {text}"
+        );
+        let back = Record::parse("g", &text).unwrap();
+        assert_eq!(
+            (back.black_player.as_str(), back.white_player.as_str()),
+            ("", "computer:easy")
+        );
+        let replay = back.replay(&h.rules().game).unwrap();
+        assert_eq!(replay.history.outcome(), rec.outcome);
+        assert!(replay.warnings.is_empty(), "{:?}", replay.warnings);
+        // A record written before the players were recorded reads as two people.
+        let old = text.replace("white_player = \"computer:easy\"\n", "");
+        let back = Record::parse("g", &old).unwrap();
+        assert_eq!(back.white_player, "");
+        assert_eq!(back.white, "computer (easy)");
     }
 
     #[test]

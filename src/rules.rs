@@ -227,7 +227,7 @@ impl Rules {
     }
 
     pub(crate) fn update_outcome(&self, pos: &mut Position) {
-        if matches!(pos.outcome(), Some(o) if o.reason == EndReason::Resignation) {
+        if pos.outcome().is_some_and(|o| o.reason.is_conceded()) {
             return;
         }
         let lost = |side| !self.survives(pos, side);
@@ -405,9 +405,15 @@ impl Rules {
 
     /// Resigns for the side to move.
     pub fn resign(&self, pos: &mut Position) {
+        self.concede(pos, EndReason::Resignation);
+    }
+
+    /// The side to move loses for `reason`, one the moves cannot show (resignation, time,
+    /// forfeit).
+    pub fn concede(&self, pos: &mut Position, reason: EndReason) {
         pos.set_outcome(Some(Outcome {
             winner: pos.to_move().opponent(),
-            reason: EndReason::Resignation,
+            reason,
         }));
     }
 }

@@ -397,3 +397,62 @@ fn a_big_paste_neither_freezes_the_game_nor_delays_ctrl_c() {
     let s = t.wait_for("12.34_");
     assert!(s.contains("Go to square (file.rank): 12.34_"), "{s}");
 }
+
+#[test]
+fn a_game_against_the_computer_answer_undo_and_resume() {
+    if !have_tmux() {
+        eprintln!("tmux is not installed: skipping the end-to-end test");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let t = Tmux::start(
+        "computer",
+        &command(
+            dir.path(),
+            "",
+            "play --game sho --white computer:50ms --theme high-contrast",
+        ),
+        80,
+        24,
+    )
+    .expect("tmux starts");
+    t.wait_for("Black to move");
+    // The pawn in front of the king (5.7) one step up; the computer answers by itself.
+    t.keys(&["k", "k", "Enter", "k", "Enter"]);
+    let s = t.wait_for("Computer (White) played");
+    assert!(s.contains("2. Computer (White) played"), "{s}");
+    assert!(s.contains("P5.7-5.6"), "the move list:\n{s}");
+    // Undo takes back its reply with the player's move.
+    t.keys(&["u"]);
+    let s = t.wait_for("Undid");
+    assert!(s.contains(" and P5.7-5.6. Black to move."), "{s}");
+    // Play again, then quit (autosaved: no question) and resume: still against the computer.
+    t.keys(&["Enter", "k", "Enter"]);
+    t.wait_for("Computer (White) played");
+    t.keys(&["q"]);
+    let s = t.wait_for("REPORTED");
+    assert!(s.contains("EXIT=0"), "{s}");
+    assert_restored(&s);
+    let saved = std::fs::read_dir(dir.path().join("data/autosave"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let text = std::fs::read_to_string(&saved).unwrap();
+    assert!(text.contains("white_player = \"computer:50ms\""), "{text}");
+    let t = Tmux::start(
+        "computer-resume",
+        &command(dir.path(), "", "play --game sho"),
+        80,
+        24,
+    )
+    .expect("tmux starts");
+    t.wait_for("Resume");
+    t.keys(&["Enter"]);
+    t.wait_for("2 moves loaded");
+    // Black to move again (the pawn on 1.7 one up); its move gets the computer's answer.
+    t.keys(&["r", "l", "l", "l", "l", "k", "k", "Enter", "k", "Enter"]);
+    let s = t.wait_for("4. Computer (White) played");
+    assert!(s.contains("4. Computer (White) played"), "{s}");
+}

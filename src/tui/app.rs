@@ -9,6 +9,7 @@ use super::dialogs::{ConfirmKind, Dialog, PromptKind, Reply};
 use super::keys::{Action, Keymap};
 use super::msg::Msg;
 use super::panels::CardPanel;
+use super::players::{Player, Players, Purpose, Thought};
 use super::replay::Replay;
 use super::session::{SaveTarget, Session};
 use super::status::Status;
@@ -18,6 +19,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use std::path::PathBuf;
 use std::sync::mpsc::Sender;
 use taikyoku::card::Cards;
+use taikyoku::geometry::Side;
 use taikyoku::history::{History, Undone};
 use taikyoku::movegen::Move;
 use taikyoku::position::{Outcome, Position};
@@ -48,6 +50,10 @@ pub struct App {
     pub quit: bool,
     /// Where background work posts its messages (none in tests: nothing runs behind them).
     pub tx: Option<Sender<Msg>>,
+    /// Who plays each side, and the computer's search while it thinks.
+    pub players: Players,
+    /// Redo was asked in a game against the computer: its reply is redone too.
+    redo_reply: bool,
 }
 
 impl App {
@@ -80,7 +86,26 @@ impl App {
             confirm_own_captures: true,
             quit: false,
             tx: None,
+            players: Players::new(Default::default()),
+            redo_reply: false,
         }
+    }
+
+    /// Who plays each side: a computer or an engine is named in the record (its name and
+    /// how it plays, so that resuming the game goes on against it).
+    pub fn set_players(&mut self, sides: [Player; 2]) {
+        let r = &mut self.session.record;
+        for (side, p) in Side::BOTH.into_iter().zip(&sides) {
+            let (name, kind) = match side {
+                Side::Black => (&mut r.black, &mut r.black_player),
+                Side::White => (&mut r.white, &mut r.white_player),
+            };
+            *kind = p.to_record();
+            if let Some(n) = p.default_name() {
+                *name = n;
+            }
+        }
+        self.players = Players::new(sides);
     }
 
     /// A game read from a record: its moves as played (undo goes back through them), or, with
@@ -93,11 +118,14 @@ impl App {
         ascii: bool,
         read_only: bool,
     ) -> App {
+        let sides = [&record.black_player, &record.white_player].map(|p| Player::from_record(p));
         let mut session = Session::from_record(record, replay, read_only);
         let n = session.history.point();
         // The board is set up as at the start (side, cursor); then the end or the start shows.
         session.history.goto(0);
         let mut app = App::with_session(session, keymap, theme, ascii);
+        let engines: Vec<String> = sides.iter().filter_map(|s| s.1.clone()).collect();
+        app.players = Players::new(sides.map(|s| s.0));
         if read_only {
             app.replay = Some(Replay::default());
             app.board.read_only = true;
@@ -108,8 +136,14 @@ impl App {
             app.update(Msg::Show(n));
             let to_move = capital(app.pos().to_move().name());
             let danger = app.danger_note();
+            let engine = match &engines[..] {
+                [] => String::new(),
+                [cmd, ..] => format!(
+                    " It was played against the engine {cmd:?}: --black or --white CMD plays on against it; here a person plays its side."
+                ),
+            };
             app.update(Msg::Say(format!(
-                "{} loaded. {to_move} to move.{danger}",
+                "{} loaded. {to_move} to move.{danger}{engine}",
                 crate::cli::count(n, "move")
             )));
         }
@@ -149,7 +183,7 @@ impl App {
     pub fn update(&mut self, msg: Msg) {
         let mut next = Some(msg);
         while let Some(msg) = next.take() {
-            next = self.step(msg);
+            next = self.step(msg).or_else(|| self.think());
         }
         self.status.unsaved = self.session.files.unsaved.is_some();
     }
@@ -192,6 +226,11 @@ impl App {
             Msg::Answer(kind, yes) => self.answer(kind, yes),
             Msg::Show(n) => self.show(n),
             Msg::AutoplayStep => self.replay.as_mut()?.step(h),
+            Msg::Progress(id, p) => {
+                self.players.progress(id, p, h);
+                None
+            }
+            Msg::Thought(id, result) => self.thought(id, result),
             Msg::Quit => {
                 self.quit = true;
                 None
@@ -255,15 +294,35 @@ impl App {
             )));
         }
         let h = &self.session.history;
+        let computers_turn = !self.players.human_to_move(h) && h.outcome().is_none();
+        if computers_turn && matches!(a, Action::Select | Action::Resign) {
+            let side = h.position().to_move();
+            return Some(Msg::Warn(format!(
+                "It is {}'s turn: {} makes it move now.",
+                self.players.label(side),
+                self.keymap.keys_of(Action::MoveNow)
+            )));
+        }
         if let Some(msg) = self.board.update(a, h, &self.keymap) {
             return Some(msg);
         }
         match a {
             Action::Undo => self.undo(),
             Action::Redo => match h.line().get(h.point()) {
-                Some(p) => Some(Msg::Play(p.mv)),
+                Some(p) => {
+                    self.players.stop();
+                    self.redo_reply = self.players.any_computer();
+                    Some(Msg::Play(p.mv))
+                }
                 None => Some(Msg::warn("Nothing to redo.")),
             },
+            Action::MoveNow => Some(match self.players.thinking().map(|t| t.side) {
+                Some(side) if self.players.move_now() => {
+                    Msg::Say(format!("{} moves now.", self.players.label(side)))
+                }
+                _ => Msg::warn("Nothing is thinking."),
+            }),
+            Action::Hint => self.hint(),
             Action::Find => Some(Msg::Ask(PromptKind::Find)),
             Action::SaveAs => Some(Msg::Ask(PromptKind::Save)),
             Action::Recent => {
@@ -452,51 +511,172 @@ impl App {
 
     /// Plays a move for the side to move; it is saved before it is shown.
     fn play_now(&mut self, m: Move) -> Option<Msg> {
+        self.play_as(m, None)
+    }
+
+    /// Plays a move: the player's, or the computer's (`thought`), which is announced with its
+    /// evaluation and gets the cursor, so that it shows wherever it is on the board.
+    fn play_as(&mut self, m: Move, thought: Option<&Thought>) -> Option<Msg> {
         let (played, failed) = match self.session.play(&m) {
             Ok(done) => done,
+            Err(e) if thought.is_some() => {
+                return Some(Msg::Warn(format!("The computer's move was refused: {e}")));
+            }
             Err(e) => return Some(Msg::Warn(e)),
         };
         let h = &self.session.history;
-        self.board.played(h, played.side, m.to);
+        let who = match thought {
+            Some(_) => {
+                self.board.moved(h, m.to);
+                format!("{} played", self.players.label(played.side))
+            }
+            None => {
+                self.board.played(h, played.side, m.to);
+                capital(played.side.name())
+            }
+        };
         let danger = self.danger_note();
         let n = h.point();
-        let text = &played.text;
+        let text = format!("{}{}", played.text, thought.map_or(String::new(), judged));
         Some(said(
             failed,
             match h.outcome() {
                 Some(o) => format!(
-                    "{n}. {} {text}. Game over: {} wins ({}). The board stays browsable; {} undoes.",
-                    capital(played.side.name()),
+                    "{n}. {who} {text}. Game over: {} wins ({}). The board stays browsable; {} undoes.",
                     capital(o.winner.name()),
                     o.reason.describe(),
                     self.keymap.keys_of(Action::Undo)
                 ),
                 // Whose turn it is now stands at the left of the status line.
-                None => format!("{n}. {} {text}.{danger}", capital(played.side.name())),
+                None => format!("{n}. {who} {text}.{danger}"),
             },
         ))
     }
 
+    /// Takes back the last move (or the resignation or forfeit). Against the computer, its
+    /// reply goes with the player's move (a running search stops first): undo ends on the
+    /// player's own turn.
     fn undo(&mut self) -> Option<Msg> {
-        let (undone, failed) = self.session.undo();
+        self.players.stop();
+        let mut said_undone = Vec::new();
+        let mut failed = None;
+        let mut at = None;
+        loop {
+            let ended = self.outcome().map(|o| o.reason.describe());
+            let (undone, f) = self.session.undo();
+            failed = failed.or(f);
+            let h = &self.session.history;
+            match undone {
+                None => break,
+                Some(Undone::Resignation(_)) => {
+                    said_undone.push(format!("the {}", ended.unwrap_or("resignation")))
+                }
+                Some(Undone::Move(p)) => {
+                    at = Some(p.mv.from);
+                    said_undone.push(p.text);
+                }
+            }
+            let someone = self.players.sides.iter().any(Player::is_human);
+            if said_undone.len() == 2 || self.players.human_to_move(h) || !someone {
+                break;
+            }
+        }
+        if said_undone.is_empty() {
+            return Some(Msg::warn("Nothing to undo."));
+        }
         let h = &self.session.history;
-        let text = match undone {
-            None => return Some(Msg::warn("Nothing to undo.")),
-            Some(Undone::Resignation(_)) => {
-                let at = self.board.cursor_square();
-                self.board.moved(h, at);
-                "Resignation taken back.".to_string()
+        let at = at.unwrap_or(self.board.cursor_square());
+        self.board.moved(h, at);
+        let text = format!(
+            "Undid {}. {} to move.",
+            said_undone.join(" and "),
+            capital(h.position().to_move().name())
+        );
+        Some(said(failed, capital(&text)))
+    }
+
+    /// After every message: a search for another position stops, and the computer starts
+    /// thinking when it is to move (or redoes its reply after a redo).
+    fn think(&mut self) -> Option<Msg> {
+        let h = &self.session.history;
+        self.players.drop_stale(h);
+        let redo = std::mem::take(&mut self.redo_reply);
+        let waiting = matches!(
+            self.dialog,
+            Some(
+                Dialog::Games { .. }
+                    | Dialog::Confirm {
+                        kind: ConfirmKind::Resume,
+                        ..
+                    }
+            )
+        );
+        if self.replay.is_some() || waiting || self.players.human_to_move(h) {
+            return None;
+        }
+        if redo && let Some(p) = h.line().get(h.point()) {
+            return Some(Msg::PlayAnyway(p.mv));
+        }
+        if let Some(tx) = &self.tx {
+            self.players.start_move(h, tx);
+        }
+        None
+    }
+
+    /// A search has finished: the computer's move is played, a hint is shown.
+    fn thought(&mut self, id: u64, result: Result<Thought, String>) -> Option<Msg> {
+        let (side, purpose) = self.players.finished(id)?;
+        match (purpose, result) {
+            (Purpose::Move, Ok(t)) => self.play_as(t.mv, Some(&t)),
+            (Purpose::Move, Err(why)) => self.forfeit(side, &why),
+            (Purpose::Hint, Ok(t)) => {
+                let h = &self.session.history;
+                let text = taikyoku::notation::move_string(h.rules(), h.position(), &t.mv);
+                self.board.show_hint(h, t.mv);
+                Some(Msg::Say(format!(
+                    "Hint for {}: {text}{}, not played.",
+                    capital(side.name()),
+                    judged(&t)
+                )))
             }
-            Some(Undone::Move(p)) => {
-                self.board.moved(h, p.mv.from);
-                format!(
-                    "Undid {}. {} to move.",
-                    p.text,
-                    capital(h.position().to_move().name())
-                )
-            }
+            (Purpose::Hint, Err(why)) => Some(Msg::Warn(format!("No hint: {why}."))),
+        }
+    }
+
+    /// Asks the computer for a hint for the player to move.
+    fn hint(&mut self) -> Option<Msg> {
+        let h = &self.session.history;
+        if h.outcome().is_some() {
+            return Some(Msg::warn("The game is over: no hint."));
+        }
+        let Some(tx) = &self.tx else {
+            return Some(Msg::warn("No hint here."));
         };
-        Some(said(failed, text))
+        if !self.players.start_hint(h, tx) {
+            return Some(Msg::warn("The computer is thinking already."));
+        }
+        Some(Msg::Say(format!(
+            "Thinking about a hint for {}; {} gives it at once.",
+            capital(h.position().to_move().name()),
+            self.keymap.keys_of(Action::MoveNow)
+        )))
+    }
+
+    /// `side` (an engine) loses by forfeit: it sent an illegal move, ran out of time or died.
+    fn forfeit(&mut self, side: Side, why: &str) -> Option<Msg> {
+        let (lost, failed) = self.session.concede(taikyoku::position::EndReason::Forfeit);
+        lost?;
+        let at = self.board.cursor_square();
+        self.board.moved(&self.session.history, at);
+        let text = format!(
+            "{} loses by forfeit: {why}. {} wins.",
+            self.players.label(side),
+            capital(side.opponent().name())
+        );
+        Some(Msg::Warn(match failed {
+            Some(e) => format!("{text} {e}"),
+            None => text,
+        }))
     }
 
     fn resign(&mut self) -> Option<Msg> {
@@ -610,6 +790,19 @@ impl App {
         } else {
             Msg::Say(status.text)
         })
+    }
+}
+
+/// " (eval +0.35, depth 6)": how the computer judged its move.
+fn judged(t: &Thought) -> String {
+    let p = &t.progress;
+    match p.score {
+        Some(s) => format!(
+            " (eval {}, depth {})",
+            super::players::score_text(s),
+            p.depth
+        ),
+        None => String::new(),
     }
 }
 

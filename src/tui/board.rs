@@ -90,6 +90,8 @@ pub struct Board {
     pub cursors: [Option<(i32, i32)>; 2],
     /// The last piece searched for, which an empty search repeats.
     pub last_find: Option<String>,
+    /// The computer's suggestion for the side to move, marked until the position changes.
+    pub hint: Option<Move>,
 }
 
 impl Board {
@@ -114,6 +116,7 @@ impl Board {
             read_only: false,
             cursors: [None; 2],
             last_find: None,
+            hint: None,
         };
         board.cursor = board.own_royal_square(h);
         board.refresh_overlay(h);
@@ -277,6 +280,7 @@ impl Board {
     /// the side to move if it follows.
     pub fn moved(&mut self, h: &History, sq: Square) {
         self.selection = None;
+        self.hint = None;
         self.cursor = self.dims.xy(sq);
         if self.view.follow {
             self.face_side_to_move(h);
@@ -302,6 +306,15 @@ impl Board {
             self.scroll_to_cursor();
             self.refresh_overlay(h);
         }
+    }
+
+    /// Marks the hint `m` (its squares) and puts the cursor on its piece, whose moves show.
+    pub fn show_hint(&mut self, h: &History, m: Move) {
+        self.selection = None;
+        self.hint = Some(m);
+        self.cursor = self.dims.xy(m.from);
+        self.center_on_cursor();
+        self.refresh_overlay(h);
     }
 
     /// Puts the cursor on a square named `file.rank`.
@@ -747,7 +760,10 @@ impl Board {
                 {
                     base = base.patch(t.last_move);
                 }
-                if selected == Some(sq) || legs.contains(&sq) {
+                let hinted = self
+                    .hint
+                    .is_some_and(|m| m.from == sq || m.to == sq || m.path().contains(&sq));
+                if selected == Some(sq) || legs.contains(&sq) || hinted {
                     base = base.patch(t.selected);
                 }
                 if (x, y) == self.cursor {

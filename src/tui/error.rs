@@ -13,6 +13,9 @@ pub enum TuiError {
     Settings { file: String, message: String },
     #[error("unknown theme {name:?}; the themes are: {known}")]
     UnknownTheme { name: String, known: String },
+    /// An external engine could not be started (or did not answer its handshake).
+    #[error("engine {command:?}: {message}")]
+    Engine { command: String, message: String },
     #[error("cannot open the terminal: {0}")]
     Open(io::Error),
     #[error("terminal error: {0}")]

@@ -50,10 +50,12 @@ pub enum Action {
     OwnRoyal,
     SaveAs,
     Recent,
+    MoveNow,
+    Hint,
 }
 
 impl Action {
-    pub const ALL: [Action; 43] = [
+    pub const ALL: [Action; 45] = [
         Action::Left,
         Action::Right,
         Action::Up,
@@ -97,6 +99,8 @@ impl Action {
         Action::OwnRoyal,
         Action::SaveAs,
         Action::Recent,
+        Action::MoveNow,
+        Action::Hint,
     ];
 
     /// The name used in `keys.toml`.
@@ -145,6 +149,8 @@ impl Action {
             Action::OwnRoyal => "own_royal",
             Action::SaveAs => "save_as",
             Action::Recent => "recent",
+            Action::MoveNow => "move_now",
+            Action::Hint => "hint",
         }
     }
 
@@ -193,6 +199,8 @@ impl Action {
             Action::OwnRoyal => "cursor to your king (or other royal piece)",
             Action::SaveAs => "save the game under a new name",
             Action::Recent => "recent and unfinished games: open one",
+            Action::MoveNow => "the computer thinking: play its best move so far now",
+            Action::Hint => "hint: the computer's suggestion for your move (not played)",
         }
     }
 
@@ -241,6 +249,8 @@ impl Action {
             Action::OwnRoyal => &["r"],
             Action::SaveAs => &["S"],
             Action::Recent => &["o"],
+            Action::MoveNow => &["M"],
+            Action::Hint => &["i"],
         }
     }
 }

@@ -14,8 +14,10 @@ pub mod error;
 pub mod keys;
 pub mod msg;
 pub mod panels;
+pub mod players;
 pub mod preview;
 pub mod replay;
+pub mod search_shim;
 pub mod session;
 pub mod status;
 pub mod theme;
@@ -26,6 +28,7 @@ use app::App;
 use error::TuiError;
 use keys::Keymap;
 use msg::Msg;
+use players::Player;
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{
@@ -181,6 +184,24 @@ pub fn run(rules: Rules, start: Position, options: PlayOptions) -> Result<(), Tu
         ),
         None => App::new(rules, start, keymap, theme, options.ascii),
     };
+    if let Some(Some(Player::Engine(cmd))) = options
+        .players
+        .iter()
+        .find(|p| matches!(p, Some(Player::Engine(_))))
+    {
+        return Err(TuiError::Engine {
+            command: cmd.clone(),
+            message: "playing an ATSI engine in the terminal is not available yet (use human or computer[:LEVEL])".into(),
+        });
+    }
+    if options.players.iter().any(Option::is_some) {
+        let sides = [0, 1].map(|i| {
+            options.players[i]
+                .clone()
+                .unwrap_or_else(|| app.players.sides[i].clone())
+        });
+        app.set_players(sides);
+    }
     app.session.files.autosave_dir = store::autosave_dir();
     app.session.files.games_dir = store::games_dir();
     app.session.adopt_autosave();
@@ -196,6 +217,8 @@ pub fn run(rules: Rules, start: Position, options: PlayOptions) -> Result<(), Tu
     let mut guard = TerminalGuard::new().map_err(TuiError::Open)?;
     let (tx, rx) = mpsc::channel();
     app.tx = Some(tx.clone());
+    // The computer may be the first to move.
+    app.update(Msg::Resize);
     let input = Input::start(tx);
     let result = event_loop(&mut guard.terminal, &mut app, &rx);
     input.stop();
@@ -252,11 +275,15 @@ fn event_loop(
         if std::env::var_os("TAIKYOKU_TEST_PANIC").is_some() {
             panic!("TAIKYOKU_TEST_PANIC is set");
         }
-        // Wait for a message, then take every one already there before drawing again.
-        let first = match flood.wait(rx) {
+        // Wait for a message, then take every one already there before drawing again; while
+        // the computer thinks, the screen is drawn again now and then (its clock runs).
+        let tick = app.players.thinking().map(|_| TICK);
+        let first = match flood.wait(rx, tick) {
             Ok(msg) => msg,
             Err(RecvTimeoutError::Timeout) => {
-                app.update(flood.end());
+                if flood.dropped > 0 {
+                    app.update(flood.end());
+                }
                 continue;
             }
             Err(RecvTimeoutError::Disconnected) => break,
@@ -276,6 +303,9 @@ fn event_loop(
     Ok(())
 }
 
+/// How often the screen is drawn while the computer thinks.
+const TICK: Duration = Duration::from_millis(250);
+
 /// Keys that come faster than anyone types: a paste into a terminal without bracketed paste.
 /// Past [`Flood::BURST`] keys between two frames, keys are dropped (all but Ctrl-C) until the
 /// input has been quiet for a moment, so that a pasted page neither freezes the game for
@@ -289,12 +319,13 @@ impl Flood {
     const BURST: usize = 64;
     const QUIET: Duration = Duration::from_millis(150);
 
-    /// The next message; during a flood, only until the input has been quiet a moment.
-    fn wait(&self, rx: &Receiver<Msg>) -> Result<Msg, RecvTimeoutError> {
-        if self.dropped > 0 {
-            rx.recv_timeout(Self::QUIET)
-        } else {
-            rx.recv().map_err(|_| RecvTimeoutError::Disconnected)
+    /// The next message; during a flood, only until the input has been quiet a moment, and
+    /// with a `tick`, only that long.
+    fn wait(&self, rx: &Receiver<Msg>, tick: Option<Duration>) -> Result<Msg, RecvTimeoutError> {
+        match (self.dropped > 0, tick) {
+            (true, _) => rx.recv_timeout(Self::QUIET),
+            (false, Some(t)) => rx.recv_timeout(t),
+            (false, None) => rx.recv().map_err(|_| RecvTimeoutError::Disconnected),
         }
     }
 
@@ -322,3 +353,5 @@ impl Flood {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_players;

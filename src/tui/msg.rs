@@ -1,10 +1,11 @@
 //! Messages: everything that changes the terminal game goes through one channel as a [`Msg`]
 //! (the "actions" of ratatui's component template). The terminal's keys and mouse arrive as
 //! messages from an input thread; components turn keys into messages; background work (an
-//! automatic replay now, a thinking engine later) posts messages from its own thread.
+//! automatic replay, a thinking computer) posts messages from its own thread.
 
 use super::dialogs::{ConfirmKind, PromptKind};
 use super::keys::Action;
+use super::players::{Progress, Thought};
 use super::preview::Ending;
 use ratatui::crossterm::event::{Event, KeyEvent, MouseEvent};
 use taikyoku::movegen::Move;
@@ -52,6 +53,10 @@ pub enum Msg {
     Show(usize),
     /// The next move of an automatic replay (posted by its timer).
     AutoplayStep,
+    /// How far the search of job N has got (posted by its thread).
+    Progress(u64, Progress),
+    /// Job N has finished: its move, or why it has none (an engine's forfeit).
+    Thought(u64, Result<Thought, String>),
     /// A line for the status bar.
     Say(String),
     /// A line for the status bar that needs attention.

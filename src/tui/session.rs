@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use taikyoku::geometry::Side;
 use taikyoku::history::{History, Played, Undone};
 use taikyoku::movegen::Move;
+use taikyoku::position::EndReason;
 use taikyoku::record::{Record, Replay};
 use taikyoku::store::{self, Overwrite, Stamp};
 
@@ -110,7 +111,13 @@ impl Session {
 
     /// The side to move resigns (`None` once the game is over); the game is saved.
     pub fn resign(&mut self) -> Saved<Option<Side>> {
-        let side = self.history.resign();
+        self.concede(EndReason::Resignation)
+    }
+
+    /// The side to move loses by resignation or forfeit (`None` once the game is over); the
+    /// game is saved.
+    pub fn concede(&mut self, reason: EndReason) -> Saved<Option<Side>> {
+        let side = self.history.concede(reason);
         let failed = side.and_then(|_| self.persist());
         (side, failed)
     }

@@ -4,6 +4,7 @@
 use super::dialogs::Dialog;
 use super::keys::{Action, Keymap};
 use super::msg::Msg;
+use super::players::{self, Players, Purpose, Thinking};
 use super::theme::Theme;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -141,6 +142,7 @@ pub fn hint_text(k: &Keymap, replay: bool) -> String {
         (k.keys_of(Action::Select), "select"),
         (k.keys_of(Action::Cancel), "cancel"),
         (k.keys_of(Action::Undo), "undo"),
+        (k.keys_of(Action::Hint), "hint"),
         (k.keys_of(Action::Find), "find"),
         (k.keys_of(Action::Goto), "go to"),
         (k.keys_of(Action::ZoomIn), "zoom"),
@@ -158,13 +160,31 @@ fn join_hints(hints: &[(String, &str)]) -> String {
         .join(" · ")
 }
 
-/// Draws the hint line.
-pub fn draw_hint(k: &Keymap, replay: bool, t: &Theme, area: Rect, buf: &mut Buffer) {
-    buf.set_stringn(
-        area.x,
-        area.y,
-        hint_text(k, replay),
-        area.width as usize,
-        t.label,
-    );
+/// What the hint line says while the computer thinks: who, how far it has got, the key that
+/// makes it move now.
+pub fn thinking_text(k: &Keymap, players: &Players, t: &Thinking) -> String {
+    let now = k.keys_of(Action::MoveNow);
+    let who = match t.purpose {
+        Purpose::Move => format!("{} thinks ({now} moves now)", players.label(t.side)),
+        Purpose::Hint => format!(
+            "A hint for {} ({now} at once)",
+            super::app::capital(t.side.name())
+        ),
+    };
+    format!("{who}: {}", players::describe(t))
+}
+
+/// Draws the hint line (while the computer thinks: what it thinks).
+pub fn draw_hint(
+    k: &Keymap,
+    (replay, players): (bool, &Players),
+    t: &Theme,
+    area: Rect,
+    buf: &mut Buffer,
+) {
+    let (text, style) = match players.thinking() {
+        Some(thinking) => (thinking_text(k, players, thinking), t.title),
+        None => (hint_text(k, replay), t.label),
+    };
+    buf.set_stringn(area.x, area.y, text, area.width as usize, style);
 }

@@ -228,7 +228,8 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         MoveList::draw(h, app.replay.as_ref(), t, m, buf);
     }
     app.status.draw(h, app.dialog.as_ref(), t, a.status, buf);
-    status::draw_hint(&app.keymap, app.replay.is_some(), t, a.hint, buf);
+    let hint_of = (app.replay.is_some(), &app.players);
+    status::draw_hint(&app.keymap, hint_of, t, a.hint, buf);
     if let Some(d) = &app.dialog {
         // Over the board and panels, never over the status and hint lines.
         let over = Rect {

@@ -45,6 +45,18 @@ pub fn sho() -> &'static Rules {
     })
 }
 
+/// The built-in Kō shōgi under a rule set (compiled once per test binary per rule set).
+pub fn ko(rule_set: &str) -> &'static Rules {
+    static KO: OnceLock<std::sync::Mutex<BTreeMap<String, &'static Rules>>> = OnceLock::new();
+    let mut all = KO.get_or_init(Default::default).lock().unwrap();
+    all.entry(rule_set.to_string()).or_insert_with(|| {
+        let game = Game::builtin("koshogi").expect("the built-in data loads");
+        Box::leak(Box::new(
+            Rules::new(game, rule_set).expect("rule set compiles"),
+        ))
+    })
+}
+
 pub fn sq(r: &Rules, x: i32, y: i32) -> Square {
     r.dims().square(x, y).expect("square on the board")
 }

@@ -1,0 +1,724 @@
+//! The computer player: an iterative-deepening principal-variation search with a
+//! transposition table, move ordering (hash move, captures by the value they remove, killers,
+//! history), a bounded quiescence search on captures and a time manager. It plays any game and
+//! rule set: the evaluation ([`crate::eval`]) is derived from the data.
+//!
+//! A game ends when a side loses what its end rule needs (its last royal) or has no legal
+//! move; the search scores such an end as [`MATE`] minus the distance to it, so it prefers the
+//! quickest win and the slowest loss. Single-threaded, the search is deterministic for a given
+//! position, seed and node limit.
+
+use crate::eval::{Eval, Rng};
+use crate::movegen::{Move, Scratch};
+use crate::position::Position;
+use crate::rules::Rules;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+/// The score of a won game (minus the plies to reach it).
+pub const MATE: i32 = 10_000_000;
+/// Scores beyond this are wins or losses found by the search.
+pub const MATE_BOUND: i32 = MATE - 10_000;
+const INF: i32 = MATE + 1;
+/// The deepest the search goes (quiescence included).
+const MAX_PLY: usize = 64;
+/// The quiescence search looks at most this many captures deep.
+const QUIESCENCE_DEPTH: u32 = 6;
+
+/// What limits a search; with none, it runs until stopped.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    /// A hard budget for this move.
+    pub movetime: Option<Duration>,
+    /// The clock: the time manager picks the budget.
+    pub clock: Option<Clock>,
+    /// Search only these moves (like UCI's `searchmoves`).
+    pub root_moves: Option<Vec<Move>>,
+}
+
+/// The mover's clock.
+#[derive(Clone, Copy, Debug)]
+pub struct Clock {
+    pub remaining: Duration,
+    pub increment: Duration,
+    pub opponent: Option<Duration>,
+}
+
+/// Progress, reported after every completed iteration.
+#[derive(Clone, Debug)]
+pub struct Info {
+    pub depth: u32,
+    /// Centipawn-like, from the side to move's view.
+    pub score: i32,
+    pub nodes: u64,
+    pub pv: Vec<Move>,
+    pub elapsed: Duration,
+}
+
+/// What a search found.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// `None` only when there is no legal move (or the game is over).
+    pub best: Option<Move>,
+    pub score: i32,
+    pub depth: u32,
+    pub pv: Vec<Move>,
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+/// Settings of a [`Searcher`].
+#[derive(Clone, Copy, Debug)]
+pub struct SearchOptions {
+    /// Transposition table size in MiB.
+    pub hash_mb: usize,
+    pub threads: usize,
+    /// Breaks ties between equal moves: games against the engine vary with it.
+    pub seed: u64,
+}
+
+impl Default for SearchOptions {
+    fn default() -> SearchOptions {
+        SearchOptions {
+            hash_mb: 64,
+            threads: 1,
+            seed: 0,
+        }
+    }
+}
+
+/// Whether a stored score is exact or a bound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Bound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    key: u64,
+    mv: Option<Move>,
+    score: i32,
+    depth: i16,
+    bound: Bound,
+    generation: u8,
+}
+
+/// The transposition table: one entry per slot, replaced by deeper or newer results.
+struct Table {
+    entries: Vec<Option<Entry>>,
+    generation: u8,
+}
+
+impl Table {
+    fn new(mb: usize) -> Table {
+        let n = (mb.max(1) << 20) / std::mem::size_of::<Option<Entry>>();
+        Table {
+            entries: vec![None; n.max(1)],
+            generation: 0,
+        }
+    }
+
+    fn slot(&self, key: u64) -> usize {
+        ((key as u128 * self.entries.len() as u128) >> 64) as usize
+    }
+
+    fn probe(&self, key: u64) -> Option<Entry> {
+        self.entries[self.slot(key)].filter(|e| e.key == key)
+    }
+
+    fn store(&mut self, entry: Entry) {
+        let slot = self.slot(entry.key);
+        let replace = match &self.entries[slot] {
+            None => true,
+            Some(old) => {
+                old.key == entry.key
+                    || old.generation != entry.generation
+                    || entry.depth >= old.depth
+            }
+        };
+        if replace {
+            self.entries[slot] = Some(entry);
+        }
+    }
+
+    fn clear(&mut self) {
+        self.entries.iter_mut().for_each(|e| *e = None);
+    }
+}
+
+/// Per ply of the search: buffers reused at every node.
+#[derive(Default)]
+struct Ply {
+    moves: Vec<Move>,
+    scores: Vec<i32>,
+    pv: Vec<Move>,
+    killers: [Option<Move>; 2],
+}
+
+/// Scores of mate found `ply` plies from the root, stored relative to the node in the table.
+fn to_table(score: i32, ply: usize) -> i32 {
+    if score > MATE_BOUND {
+        score + ply as i32
+    } else if score < -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_table(score: i32, ply: usize) -> i32 {
+    if score > MATE_BOUND {
+        score - ply as i32
+    } else if score < -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// The history table's size (hashed by from and to squares).
+const HISTORY: usize = 1 << 16;
+
+fn history_slot(m: &Move) -> usize {
+    (m.from.0 as usize * 2039 + m.to.0 as usize) & (HISTORY - 1)
+}
+
+/// The engine: owns its tables across the moves of a game.
+pub struct Searcher {
+    rules: Arc<Rules>,
+    opts: SearchOptions,
+    eval: Arc<Eval>,
+    table: Table,
+    history: Vec<i32>,
+    plies: Vec<Ply>,
+    scratch: Scratch,
+    // The current search.
+    nodes: u64,
+    node_limit: u64,
+    start: Instant,
+    deadline: Option<Instant>,
+    stopped: bool,
+    root_moves: Vec<Move>,
+    root_best: Option<(Move, i32)>,
+}
+
+/// Evaluation tables, computed once per rule set and shared (their derivation generates
+/// thousands of sample moves).
+pub fn shared_eval(rules: &Rules) -> Arc<Eval> {
+    type Cache = Mutex<Vec<(String, String, usize, Arc<Eval>)>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| Mutex::new(Vec::new()));
+    let id = (
+        rules.game.name.clone(),
+        rules.rule_set.name.clone(),
+        rules.catalogue().kinds.len(),
+    );
+    let mut guard = cache.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((.., e)) = guard
+        .iter()
+        .find(|(g, r, n, _)| (g, r, n) == (&id.0, &id.1, &id.2))
+    {
+        return e.clone();
+    }
+    let e = Arc::new(Eval::new(rules));
+    guard.push((id.0, id.1, id.2, e.clone()));
+    e
+}
+
+impl Searcher {
+    pub fn new(rules: Arc<Rules>, opts: SearchOptions) -> Searcher {
+        let eval = shared_eval(&rules);
+        Searcher {
+            table: Table::new(opts.hash_mb),
+            rules,
+            opts,
+            eval,
+            history: vec![0; HISTORY],
+            plies: (0..MAX_PLY + 1).map(|_| Ply::default()).collect(),
+            scratch: Scratch::default(),
+            nodes: 0,
+            node_limit: u64::MAX,
+            start: Instant::now(),
+            deadline: None,
+            stopped: false,
+            root_moves: Vec::new(),
+            root_best: None,
+        }
+    }
+
+    /// Forgets everything learnt (a new game).
+    pub fn new_game(&mut self) {
+        self.table.clear();
+        self.history.iter_mut().for_each(|h| *h = 0);
+        self.plies.iter_mut().for_each(|p| p.killers = [None; 2]);
+    }
+
+    /// The evaluation the search uses.
+    pub fn eval(&self) -> &Eval {
+        &self.eval
+    }
+
+    /// Searches `pos` (unchanged from the caller's view) within `limits` or until `stop` is
+    /// set, reporting each completed depth to `on_info`; returns the best move found.
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
+        self.start = Instant::now();
+        self.nodes = 0;
+        self.stopped = false;
+        self.node_limit = limits.nodes.unwrap_or(u64::MAX);
+        let (soft, hard) = budget(limits);
+        self.deadline = hard.map(|h| self.start + h);
+        self.table.generation = self.table.generation.wrapping_add(1);
+        let mut pos = pos.clone();
+        let mut result = SearchResult {
+            best: None,
+            score: 0,
+            depth: 0,
+            pv: Vec::new(),
+            nodes: 0,
+            elapsed: Duration::ZERO,
+        };
+        self.root_moves = self.ordered_root_moves(&pos, limits);
+        let Some(&first) = self.root_moves.first() else {
+            return result;
+        };
+        result.best = Some(first);
+        result.pv = vec![first];
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 1)
+            .clamp(1, MAX_PLY as u32 - 1);
+        let material = self.eval.material(&pos);
+        let mat = if pos.to_move().index() == 0 {
+            material
+        } else {
+            -material
+        };
+        for depth in 1..=max_depth {
+            self.root_best = None;
+            let score = self.node(&mut pos, depth as i32, -INF, INF, 0, mat, stop);
+            if let Some((m, s)) = self.root_best {
+                result.best = Some(m);
+                result.score = if self.stopped { s } else { score };
+                result.pv = self.plies[0].pv.clone();
+                if result.pv.first() != Some(&m) {
+                    result.pv = vec![m];
+                }
+                // Search the best move first next time.
+                if let Some(i) = self.root_moves.iter().position(|r| *r == m) {
+                    self.root_moves[..=i].rotate_right(1);
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            result.depth = depth;
+            on_info(&Info {
+                depth,
+                score: result.score,
+                nodes: self.nodes,
+                pv: result.pv.clone(),
+                elapsed: self.start.elapsed(),
+            });
+            let elapsed = self.start.elapsed();
+            let decided = score.abs() > MATE_BOUND && (MATE - score.abs()) as u32 <= depth;
+            if decided
+                || self.root_moves.len() == 1 && (soft.is_some() || hard.is_some())
+                || soft.is_some_and(|s| elapsed >= s)
+            {
+                break;
+            }
+        }
+        result.nodes = self.nodes;
+        result.elapsed = self.start.elapsed();
+        result
+    }
+
+    /// The legal moves at the root (only `limits.root_moves` if given), captures first and
+    /// the rest shuffled by the seed.
+    fn ordered_root_moves(&mut self, pos: &Position, limits: &Limits) -> Vec<Move> {
+        let mut moves = Vec::new();
+        self.rules
+            .legal_moves_into(pos, &mut self.scratch, &mut moves);
+        if let Some(only) = &limits.root_moves {
+            moves.retain(|m| only.contains(m));
+        }
+        let mut rng = Rng(self.opts.seed ^ pos.hash());
+        for i in (1..moves.len()).rev() {
+            moves.swap(i, rng.below(i + 1));
+        }
+        let gains: Vec<i32> = moves
+            .iter()
+            .map(|m| self.eval.move_gain(&self.rules, pos, m))
+            .collect();
+        let mut order: Vec<usize> = (0..moves.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(gains[i]));
+        order.into_iter().map(|i| moves[i]).collect()
+    }
+
+    /// Whether to stop now: the flag, the node limit or the deadline.
+    #[inline]
+    fn check_stop(&mut self, stop: &AtomicBool) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.nodes >= self.node_limit
+            || stop.load(Ordering::Relaxed)
+            || (self.nodes & 31 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d))
+        {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// The score of a finished game for the side to move, `ply` plies from the root.
+    fn terminal(pos: &Position, ply: usize) -> Option<i32> {
+        pos.outcome().map(|o| {
+            if o.winner == pos.to_move() {
+                MATE - ply as i32
+            } else {
+                -(MATE - ply as i32)
+            }
+        })
+    }
+
+    /// Principal-variation search of `pos` to `depth`; `mat` is the material balance from the
+    /// side to move's view.
+    #[allow(clippy::too_many_arguments)]
+    fn node(
+        &mut self,
+        pos: &mut Position,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        mat: i32,
+        stop: &AtomicBool,
+    ) -> i32 {
+        self.plies[ply].pv.clear();
+        if let Some(s) = Self::terminal(pos, ply) {
+            return s;
+        }
+        if depth <= 0 || ply >= MAX_PLY - 1 {
+            return self.quiesce(pos, alpha, beta, ply, mat, 0, stop);
+        }
+        self.nodes += 1;
+        if self.check_stop(stop) {
+            return 0;
+        }
+        let root = ply == 0;
+        let pv_node = beta - alpha > 1;
+        let key = pos.hash();
+        let hit = self.table.probe(key);
+        if let Some(e) = hit
+            && !root
+            && !pv_node
+            && e.depth as i32 >= depth
+        {
+            let s = from_table(e.score, ply);
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if cut {
+                return s;
+            }
+        }
+        // Null move: if passing still fails high, a real move will too.
+        if !root && !pv_node && depth >= 3 && mat >= beta && beta.abs() < MATE_BOUND {
+            let side = pos.to_move();
+            pos.set_to_move(side.opponent());
+            let r = 2 + depth / 4;
+            let s = -self.node(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, -mat, stop);
+            pos.set_to_move(side);
+            if self.stopped {
+                return 0;
+            }
+            if s >= beta {
+                return beta;
+            }
+        }
+        let mut moves = std::mem::take(&mut self.plies[ply].moves);
+        let mut scores = std::mem::take(&mut self.plies[ply].scores);
+        moves.clear();
+        if root {
+            moves.extend_from_slice(&self.root_moves);
+        } else {
+            self.rules
+                .legal_moves_into(pos, &mut self.scratch, &mut moves);
+        }
+        if moves.is_empty() {
+            self.plies[ply].moves = moves;
+            self.plies[ply].scores = scores;
+            return -(MATE - ply as i32);
+        }
+        let tt_move = hit.and_then(|e| e.mv);
+        self.score_moves(pos, ply, &moves, &mut scores, tt_move, root);
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_move = None;
+        let n = moves.len();
+        let mut searched = 0;
+        for i in 0..n {
+            pick(&mut moves, &mut scores, i);
+            let m = moves[i];
+            let gain = self.eval.move_gain(&self.rules, pos, &m);
+            let quiet = !m.captures() && !m.promotes();
+            // Futility: near the leaves a quiet move cannot lift a hopeless score.
+            if !pv_node && quiet && searched > 0 && depth <= 2 && mat + 150 * depth <= alpha {
+                continue;
+            }
+            let killer = self.plies[ply].killers.contains(&Some(m));
+            let undo = self.rules.make(pos, &m);
+            let child = -(mat + gain);
+            let mut s;
+            if searched == 0 {
+                s = -self.node(pos, depth - 1, -beta, -alpha, ply + 1, child, stop);
+            } else {
+                let r = if depth >= 3 && searched >= 3 && quiet && !killer {
+                    (1 + searched / 12 + depth / 6).min(depth - 2)
+                } else {
+                    0
+                };
+                s = -self.node(pos, depth - 1 - r, -alpha - 1, -alpha, ply + 1, child, stop);
+                if s > alpha && r > 0 && !self.stopped {
+                    s = -self.node(pos, depth - 1, -alpha - 1, -alpha, ply + 1, child, stop);
+                }
+                if s > alpha && s < beta && !self.stopped {
+                    s = -self.node(pos, depth - 1, -beta, -alpha, ply + 1, child, stop);
+                }
+            }
+            self.rules.unmake(pos, undo);
+            if self.stopped {
+                break;
+            }
+            searched += 1;
+            if s > best {
+                best = s;
+                best_move = Some(m);
+                if s > alpha {
+                    alpha = s;
+                    self.update_pv(ply, m);
+                    if root {
+                        self.root_best = Some((m, s));
+                    }
+                    if s >= beta {
+                        if quiet {
+                            self.reward(ply, &m, depth);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.plies[ply].moves = moves;
+        self.plies[ply].scores = scores;
+        if self.stopped {
+            return best.max(alpha0);
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.table.store(Entry {
+            key,
+            mv: best_move,
+            score: to_table(best, ply),
+            depth: depth as i16,
+            bound,
+            generation: self.table.generation,
+        });
+        best
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let (head, tail) = self.plies.split_at_mut(ply + 1);
+        let pv = &mut head[ply].pv;
+        pv.clear();
+        pv.push(m);
+        pv.extend_from_slice(&tail[0].pv);
+    }
+
+    /// A quiet move that refuted: a killer at this ply, and history credit.
+    fn reward(&mut self, ply: usize, m: &Move, depth: i32) {
+        let k = &mut self.plies[ply].killers;
+        if k[0] != Some(*m) {
+            k[1] = k[0];
+            k[0] = Some(*m);
+        }
+        let h = &mut self.history[history_slot(m)];
+        *h = (*h + depth * depth).min(1 << 20);
+    }
+
+    /// Ordering keys: the hash move, then captures by what they gain (cheaper movers first),
+    /// killers, and quiet moves by history.
+    fn score_moves(
+        &self,
+        pos: &Position,
+        ply: usize,
+        moves: &[Move],
+        scores: &mut Vec<i32>,
+        tt_move: Option<Move>,
+        root: bool,
+    ) {
+        scores.clear();
+        let killers = self.plies[ply].killers;
+        for (i, m) in moves.iter().enumerate() {
+            let s = if root {
+                // The root list is already ordered.
+                -(i as i32)
+            } else if Some(*m) == tt_move {
+                1 << 30
+            } else if m.captures() || m.promotes() {
+                let gain = self.eval.move_gain(&self.rules, pos, m);
+                if gain > 0 {
+                    (1 << 26) + gain * 16 - self.eval.mover_value(&self.rules, pos, m) / 16
+                } else {
+                    gain
+                }
+            } else if killers[0] == Some(*m) {
+                1 << 25
+            } else if killers[1] == Some(*m) {
+                (1 << 25) - 1
+            } else {
+                self.history[history_slot(m)]
+            };
+            scores.push(s);
+        }
+    }
+
+    /// Captures only, until the position is quiet or the depth cap; the side to move may
+    /// always stand pat on its material.
+    #[allow(clippy::too_many_arguments)]
+    fn quiesce(
+        &mut self,
+        pos: &mut Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        mat: i32,
+        qdepth: u32,
+        stop: &AtomicBool,
+    ) -> i32 {
+        self.plies[ply].pv.clear();
+        if let Some(s) = Self::terminal(pos, ply) {
+            return s;
+        }
+        self.nodes += 1;
+        if self.check_stop(stop) {
+            return 0;
+        }
+        if mat >= beta || qdepth >= QUIESCENCE_DEPTH || ply >= MAX_PLY - 1 {
+            return mat;
+        }
+        let mut best = mat;
+        alpha = alpha.max(mat);
+        let mut moves = std::mem::take(&mut self.plies[ply].moves);
+        let mut scores = std::mem::take(&mut self.plies[ply].scores);
+        moves.clear();
+        scores.clear();
+        self.rules
+            .capture_moves_into(pos, &mut self.scratch, &mut moves);
+        for m in &moves {
+            let gain = self.eval.move_gain(&self.rules, pos, m);
+            let mover = self.eval.mover_value(&self.rules, pos, m);
+            scores.push(gain * 16 - mover / 16);
+        }
+        for i in 0..moves.len() {
+            pick(&mut moves, &mut scores, i);
+            let m = moves[i];
+            let gain = self.eval.move_gain(&self.rules, pos, &m);
+            // Delta pruning: even winning this for free would not reach alpha.
+            if gain <= 0 || mat + gain + 200 <= alpha {
+                continue;
+            }
+            let undo = self.rules.make(pos, &m);
+            let s = -self.quiesce(pos, -beta, -alpha, ply + 1, -(mat + gain), qdepth + 1, stop);
+            self.rules.unmake(pos, undo);
+            if self.stopped {
+                break;
+            }
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    self.update_pv(ply, m);
+                    if s >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.plies[ply].moves = moves;
+        self.plies[ply].scores = scores;
+        best
+    }
+}
+
+/// Moves the best-scored of `moves[i..]` to `i` (a selection sort done lazily: most nodes
+/// need only their first few moves).
+fn pick(moves: &mut [Move], scores: &mut [i32], i: usize) {
+    let mut best = i;
+    for j in i + 1..moves.len() {
+        if scores[j] > scores[best] {
+            best = j;
+        }
+    }
+    moves.swap(i, best);
+    scores.swap(i, best);
+}
+
+/// The time manager: (soft, hard) budgets. No new iteration starts after the soft one; the
+/// search stops at the hard one. With a clock: about a thirtieth of the time left plus most
+/// of the increment, never more than a quarter of what is left, and a margin for the reply.
+fn budget(limits: &Limits) -> (Option<Duration>, Option<Duration>) {
+    let margin = |d: Duration| d.saturating_sub((d / 20).min(Duration::from_millis(50)));
+    let mut hard = limits.movetime.map(margin);
+    let mut soft = hard.map(|h| h / 2);
+    if let Some(c) = limits.clock {
+        let left = c.remaining.saturating_sub(Duration::from_millis(30));
+        let target = (left / 30 + c.increment * 3 / 4).min(left / 4);
+        let cap = (target * 3).min(left / 3);
+        hard = Some(hard.map_or(cap, |h| h.min(cap)));
+        soft = Some(soft.map_or(target / 2, |s| s.min(target / 2)));
+    }
+    (soft, hard)
+}
+
+/// A uniformly random legal move (the bottom of the strength ladder).
+pub fn random_move(rules: &Rules, pos: &Position, seed: u64) -> Option<Move> {
+    let moves = rules.legal_moves(pos);
+    (!moves.is_empty()).then(|| moves[Rng(seed ^ pos.hash()).below(moves.len())])
+}
+
+/// A one-ply capturer: the move that gains the most material (a random one among equals).
+pub fn greedy_move(rules: &Rules, pos: &Position, seed: u64) -> Option<Move> {
+    let eval = shared_eval(rules);
+    let moves = rules.legal_moves(pos);
+    let gains: Vec<i32> = moves
+        .iter()
+        .map(|m| eval.move_gain(rules, pos, m))
+        .collect();
+    let best = *gains.iter().max()?;
+    let top: Vec<Move> = moves
+        .iter()
+        .zip(&gains)
+        .filter(|&(_, &g)| g == best)
+        .map(|(m, _)| *m)
+        .collect();
+    Some(top[Rng(seed ^ pos.hash()).below(top.len())])
+}

@@ -1,0 +1,516 @@
+//! Who plays each side — a person at the keyboard, the computer (this program's search) or an
+//! external ATSI engine — and the thinking behind the game. A search runs in a background
+//! thread that posts its progress and its move to the game's one channel, so the screen never
+//! freezes; a stop flag makes it move at once. Each job has an id: what a stopped or stale job
+//! posts is ignored.
+
+use super::msg::Msg;
+use super::search_shim::{Info, Limits, SearchOptions, Searcher};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::Sender;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+use taikyoku::geometry::Side;
+use taikyoku::history::History;
+use taikyoku::movegen::Move;
+use taikyoku::notation;
+
+/// A strength of the computer: its time per move (and, for the weakest, a depth cap).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Level {
+    /// `easy`, `medium`, `hard`, or the time as given (`300ms`).
+    pub name: String,
+    pub movetime: Duration,
+    pub depth: Option<u32>,
+}
+
+/// The named levels: name, time per move, depth cap.
+pub const LEVELS: [(&str, Duration, Option<u32>); 3] = [
+    ("easy", Duration::from_millis(500), Some(2)),
+    ("medium", Duration::from_secs(2), None),
+    ("hard", Duration::from_secs(10), None),
+];
+
+/// The level `computer` alone plays at.
+const DEFAULT_LEVEL: usize = 1;
+
+impl Level {
+    /// A named level, or a time per move such as `300ms`, `1.5s` or `2` (seconds), up to an hour.
+    pub fn parse(s: &str) -> Result<Level, String> {
+        if let Some(&(name, movetime, depth)) = LEVELS.iter().find(|l| l.0 == s) {
+            return Ok(Level {
+                name: name.into(),
+                movetime,
+                depth,
+            });
+        }
+        let secs = match s.strip_suffix("ms") {
+            Some(ms) => ms.parse::<f64>().map(|v| v / 1000.0),
+            None => s.strip_suffix('s').unwrap_or(s).parse::<f64>(),
+        };
+        match secs {
+            Ok(t) if t.is_finite() && (0.001..=3600.0).contains(&t) => Ok(Level {
+                name: s.into(),
+                movetime: Duration::from_secs_f64(t),
+                depth: None,
+            }),
+            _ => Err(format!(
+                "unknown level {s:?}: expected {}, or a time per move such as 300ms or 1.5s",
+                Level::named()
+            )),
+        }
+    }
+
+    /// "easy (0.5 s a move), medium (2 s), hard (10 s)".
+    pub fn named() -> String {
+        LEVELS
+            .iter()
+            .enumerate()
+            .map(|(i, (n, t, _))| {
+                let a = if i == 0 { " a move" } else { "" };
+                format!("{n} ({} s{a})", t.as_secs_f64())
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    fn limits(&self) -> Limits {
+        Limits {
+            depth: self.depth,
+            movetime: Some(self.movetime),
+            ..Limits::default()
+        }
+    }
+}
+
+impl Default for Level {
+    fn default() -> Level {
+        Level::parse(LEVELS[DEFAULT_LEVEL].0).expect("a named level")
+    }
+}
+
+/// Who plays a side.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub enum Player {
+    /// A person at the keyboard.
+    #[default]
+    Human,
+    /// This program's search, in the game's process.
+    Computer(Level),
+    /// An external ATSI engine, started with `sh -c COMMAND`.
+    Engine(String),
+}
+
+impl Player {
+    /// `human`, `computer`, `computer:LEVEL`, or any other text: an engine's command.
+    pub fn parse(s: &str) -> Result<Player, String> {
+        let s = s.trim();
+        match s.split_once(':') {
+            _ if s == "human" => Ok(Player::Human),
+            _ if s == "computer" => Ok(Player::Computer(Level::default())),
+            Some(("computer", level)) => Level::parse(level).map(Player::Computer),
+            _ if s.is_empty() => Err(
+                "no player: expected human, computer[:LEVEL] or an ATSI engine's command".into(),
+            ),
+            _ => Ok(Player::Engine(s.into())),
+        }
+    }
+
+    /// How a record says who played (`black_player`): empty for a person.
+    pub fn to_record(&self) -> String {
+        match self {
+            Player::Human => String::new(),
+            Player::Computer(l) => format!("computer:{}", l.name),
+            Player::Engine(cmd) => format!("engine:{cmd}"),
+        }
+    }
+
+    /// Who played, from a record. An engine is not started again from a record (a record is
+    /// data, not a command to run): that side is played at the keyboard unless `--black` or
+    /// `--white` names the engine again; the second value says so.
+    pub fn from_record(s: &str) -> (Player, Option<String>) {
+        match s.strip_prefix("engine:") {
+            Some(cmd) => (Player::Human, Some(cmd.to_string())),
+            None if s.is_empty() => (Player::Human, None),
+            None => match Player::parse(s) {
+                Ok(p @ Player::Computer(_)) => (p, None),
+                _ => (Player::Human, None),
+            },
+        }
+    }
+
+    /// The name a record gives this player (a person's stays as it was).
+    pub fn default_name(&self) -> Option<String> {
+        match self {
+            Player::Human => None,
+            Player::Computer(l) => Some(format!("computer ({})", l.name)),
+            Player::Engine(cmd) => Some(cmd.clone()),
+        }
+    }
+
+    pub fn is_human(&self) -> bool {
+        *self == Player::Human
+    }
+}
+
+/// Why a side is thinking.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Purpose {
+    /// Its move, to be played.
+    Move,
+    /// A suggestion for the player to move, shown but not played.
+    Hint,
+}
+
+/// How far a search has got, as posted by its thread.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Progress {
+    pub depth: u32,
+    /// Centipawns, for the side to move.
+    pub score: Option<i32>,
+    pub best: Option<Move>,
+    pub nodes: u64,
+}
+
+/// A finished search: its move, or why it has none (an engine's forfeit).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Thought {
+    pub mv: Move,
+    pub progress: Progress,
+}
+
+/// What the screen shows of the running search.
+#[derive(Clone, Debug)]
+pub struct Thinking {
+    pub side: Side,
+    pub purpose: Purpose,
+    pub started: Instant,
+    pub progress: Option<Progress>,
+    /// The best move so far in notation.
+    pub best_text: Option<String>,
+}
+
+/// A running search.
+struct Job {
+    id: u64,
+    /// The point and position hash it thinks about: a job for another one is stale.
+    key: (usize, u64),
+    stop: Arc<AtomicBool>,
+    shown: Thinking,
+}
+
+/// What does the thinking for a side.
+enum Brain {
+    Search(Searcher),
+}
+
+impl Brain {
+    fn think(
+        &mut self,
+        pos: &taikyoku::position::Position,
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_progress: &mut dyn FnMut(Progress),
+    ) -> Result<Thought, String> {
+        match self {
+            Brain::Search(s) => {
+                let mut on_info = |i: &Info| {
+                    on_progress(Progress {
+                        depth: i.depth,
+                        score: Some(i.score),
+                        best: i.pv.first().copied(),
+                        nodes: i.nodes,
+                    })
+                };
+                let r = s.search(pos, limits, stop, &mut on_info);
+                let progress = Progress {
+                    depth: r.depth,
+                    score: Some(r.score),
+                    best: r.best,
+                    nodes: r.nodes,
+                };
+                match r.best {
+                    Some(mv) => Ok(Thought { mv, progress }),
+                    None => Err("it found no move".into()),
+                }
+            }
+        }
+    }
+}
+
+/// The players of the game and the search running for one of them, if any.
+pub struct Players {
+    pub sides: [Player; 2],
+    /// A brain per computer side, made when first needed; the hint's is a computer side's,
+    /// else its own.
+    brains: [Option<Arc<Mutex<Brain>>>; 2],
+    hint_brain: Option<Arc<Mutex<Brain>>>,
+    job: Option<Job>,
+    /// Every thread started, joined when the game ends.
+    threads: Vec<JoinHandle<()>>,
+    next_id: u64,
+}
+
+/// How long a hint thinks when no computer plays (whose time it would take).
+const HINT_TIME: Duration = Duration::from_secs(1);
+
+impl Players {
+    pub fn new(sides: [Player; 2]) -> Players {
+        Players {
+            sides,
+            brains: [None, None],
+            hint_brain: None,
+            job: None,
+            threads: Vec::new(),
+            next_id: 0,
+        }
+    }
+
+    pub fn of(&self, side: Side) -> &Player {
+        &self.sides[side.index()]
+    }
+
+    /// Whether a person plays the side to move (or the game is over: then nobody thinks).
+    pub fn human_to_move(&self, h: &History) -> bool {
+        self.of(h.position().to_move()).is_human()
+    }
+
+    /// Whether anybody but a person plays.
+    pub fn any_computer(&self) -> bool {
+        self.sides.iter().any(|p| !p.is_human())
+    }
+
+    /// "Computer (White)", "tomatene (Black)", "White".
+    pub fn label(&self, side: Side) -> String {
+        let s = super::app::capital(side.name());
+        match self.of(side) {
+            Player::Human => s,
+            Player::Computer(_) => format!("Computer ({s})"),
+            Player::Engine(cmd) => format!("{cmd} ({s})"),
+        }
+    }
+
+    /// The running search, for the screen.
+    pub fn thinking(&self) -> Option<&Thinking> {
+        self.job.as_ref().map(|j| &j.shown)
+    }
+
+    /// Stops a job thinking about anything but `h`'s position; says whether a hint went.
+    pub fn drop_stale(&mut self, h: &History) {
+        if self.job.as_ref().is_some_and(|j| j.key != key(h)) {
+            self.stop();
+        }
+    }
+
+    /// Stops the running search (its result will be ignored).
+    pub fn stop(&mut self) {
+        if let Some(j) = self.job.take() {
+            j.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Tells the running search to move now (it posts its best move at once).
+    pub fn move_now(&mut self) -> bool {
+        match &self.job {
+            Some(j) => {
+                j.stop.store(true, Ordering::Relaxed);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Starts the side to move's computer thinking about its move (`tx`: where it posts), if
+    /// it plays and is not thinking already.
+    pub fn start_move(&mut self, h: &History, tx: &Sender<Msg>) {
+        let side = h.position().to_move();
+        if self.job.is_some() || h.outcome().is_some() {
+            return;
+        }
+        let limits = match self.of(side) {
+            Player::Human | Player::Engine(_) => return,
+            Player::Computer(level) => level.limits(),
+        };
+        let brain = self.brains[side.index()]
+            .get_or_insert_with(|| new_brain(h))
+            .clone();
+        self.start(h, tx, brain, limits, Purpose::Move);
+    }
+
+    /// Starts a search for a hint for the side to move; false if one is running already.
+    pub fn start_hint(&mut self, h: &History, tx: &Sender<Msg>) -> bool {
+        if self.job.is_some() {
+            return false;
+        }
+        let computer = Side::BOTH.into_iter().find_map(|s| match self.of(s) {
+            Player::Computer(l) => Some((s, l.limits())),
+            _ => None,
+        });
+        let (brain, limits) = match computer {
+            Some((s, limits)) => (
+                self.brains[s.index()]
+                    .get_or_insert_with(|| new_brain(h))
+                    .clone(),
+                limits,
+            ),
+            None => (
+                self.hint_brain.get_or_insert_with(|| new_brain(h)).clone(),
+                Limits {
+                    movetime: Some(HINT_TIME),
+                    ..Limits::default()
+                },
+            ),
+        };
+        self.start(h, tx, brain, limits, Purpose::Hint);
+        true
+    }
+
+    fn start(
+        &mut self,
+        h: &History,
+        tx: &Sender<Msg>,
+        brain: Arc<Mutex<Brain>>,
+        limits: Limits,
+        purpose: Purpose,
+    ) {
+        self.next_id += 1;
+        let id = self.next_id;
+        let stop = Arc::new(AtomicBool::new(false));
+        let pos = h.position().clone();
+        let (tx, flag) = (tx.clone(), stop.clone());
+        let thread = std::thread::spawn(move || {
+            // A stopped job waits here for the brain its predecessor still holds.
+            let mut brain = brain.lock().unwrap_or_else(|e| e.into_inner());
+            let mut post = |p: Progress| {
+                let _ = tx.send(Msg::Progress(id, p));
+            };
+            let result = brain.think(&pos, &limits, &flag, &mut post);
+            let _ = tx.send(Msg::Thought(id, result));
+        });
+        self.threads.retain(|t| !t.is_finished());
+        self.threads.push(thread);
+        self.job = Some(Job {
+            id,
+            key: key(h),
+            stop,
+            shown: Thinking {
+                side: h.position().to_move(),
+                purpose,
+                started: Instant::now(),
+                progress: None,
+                best_text: None,
+            },
+        });
+    }
+
+    /// Takes a progress report of job `id` (ignored if it is not the running one).
+    pub fn progress(&mut self, id: u64, p: Progress, h: &History) {
+        if let Some(j) = self.job.as_mut().filter(|j| j.id == id) {
+            j.shown.best_text = p
+                .best
+                .map(|m| notation::move_string(h.rules(), h.position(), &m));
+            j.shown.progress = Some(p);
+        }
+    }
+
+    /// Takes the end of job `id`: what it was for, if it is the running one.
+    pub fn finished(&mut self, id: u64) -> Option<(Side, Purpose)> {
+        let j = self.job.take_if(|j| j.id == id)?;
+        Some((j.shown.side, j.shown.purpose))
+    }
+}
+
+impl Drop for Players {
+    /// Stops the search and waits for every thread (a stopped search ends within moments).
+    fn drop(&mut self) {
+        self.stop();
+        for t in self.threads.drain(..) {
+            let _ = t.join();
+        }
+    }
+}
+
+fn key(h: &History) -> (usize, u64) {
+    (h.point(), h.position().hash())
+}
+
+fn new_brain(h: &History) -> Arc<Mutex<Brain>> {
+    let searcher = Searcher::new(h.shared_rules(), SearchOptions::default());
+    Arc::new(Mutex::new(Brain::Search(searcher)))
+}
+
+/// "depth 5 · best P19.26-19.25 · +0.35 · 1.2 s" for the screen.
+pub fn describe(t: &Thinking) -> String {
+    let mut parts = vec![format!("{:.1} s", t.started.elapsed().as_secs_f64())];
+    if let Some(p) = &t.progress {
+        parts.push(format!("depth {}", p.depth));
+        if let Some(b) = &t.best_text {
+            parts.push(format!("best {b}"));
+        }
+        if let Some(s) = p.score {
+            parts.push(format!("eval {}", score_text(s)));
+        }
+    }
+    parts.join(" · ")
+}
+
+/// A score in pawns, from the mover's side: "+0.35".
+pub fn score_text(centipawns: i32) -> String {
+    format!("{:+.2}", centipawns as f64 / 100.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn players_parse_with_clear_errors() {
+        assert_eq!(Player::parse("human"), Ok(Player::Human));
+        assert_eq!(
+            Player::parse("computer"),
+            Ok(Player::Computer(Level::default()))
+        );
+        let Ok(Player::Computer(l)) = Player::parse("computer:hard") else {
+            panic!("a level")
+        };
+        assert_eq!((l.movetime, l.depth), (Duration::from_secs(10), None));
+        let Ok(Player::Computer(l)) = Player::parse("computer:300ms") else {
+            panic!("a time")
+        };
+        assert_eq!(l.movetime, Duration::from_millis(300));
+        let Ok(Player::Computer(l)) = Player::parse("computer:1.5s") else {
+            panic!("a time")
+        };
+        assert_eq!(l.movetime, Duration::from_millis(1500));
+        let e = Player::parse("computer:grandmaster").unwrap_err();
+        assert!(
+            e.contains("easy (0.5 s a move), medium (2 s), hard (10 s)"),
+            "{e}"
+        );
+        assert!(Player::parse("computer:0s").is_err());
+        assert!(Player::parse("computer:-1").is_err());
+        assert!(Player::parse("  ").unwrap_err().contains("expected human"));
+        assert_eq!(
+            Player::parse("./tomatene --quiet"),
+            Ok(Player::Engine("./tomatene --quiet".into()))
+        );
+    }
+
+    #[test]
+    fn a_record_names_its_players_but_never_runs_an_engine() {
+        for p in [
+            Player::Human,
+            Player::Computer(Level::parse("easy").unwrap()),
+            Player::Computer(Level::parse("250ms").unwrap()),
+        ] {
+            assert_eq!(Player::from_record(&p.to_record()), (p, None));
+        }
+        let e = Player::Engine("rm -rf ~".into());
+        assert_eq!(
+            Player::from_record(&e.to_record()),
+            (Player::Human, Some("rm -rf ~".into()))
+        );
+        assert_eq!(Player::from_record("martian"), (Player::Human, None));
+    }
+}

@@ -1,0 +1,163 @@
+//! Games against the computer without a terminal: the search really runs in its thread and
+//! posts to a channel, which the test pumps into the app as the event loop would.
+
+use super::app::App;
+use super::keys::{Action, Keymap};
+use super::msg::Msg;
+use super::players::{Level, Player, Purpose};
+use super::theme::Theme;
+use ratatui::layout::Rect;
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+use taikyoku::game::Game;
+use taikyoku::geometry::Side;
+use taikyoku::rules::Rules;
+
+/// A Sho shogi game with these players, its channel connected as in the terminal.
+fn sho(black: Player, white: Player) -> (App, Receiver<Msg>) {
+    let r = Rules::new(Game::builtin("sho").unwrap(), "standard").unwrap();
+    let start = r.start_position();
+    let mut app = App::new(r, start, Keymap::default(), Theme::default_theme(), false);
+    app.layout(Rect::new(0, 0, 120, 40));
+    app.set_players([black, white]);
+    let (tx, rx) = mpsc::channel();
+    app.tx = Some(tx);
+    app.update(Msg::Resize);
+    (app, rx)
+}
+
+fn computer(time: &str) -> Player {
+    Player::Computer(Level::parse(time).unwrap())
+}
+
+/// Feeds the app what the threads post until `done` holds (at most 20 s).
+fn pump(app: &mut App, rx: &Receiver<Msg>, done: impl Fn(&App) -> bool) {
+    let end = Instant::now() + Duration::from_secs(20);
+    while !done(app) {
+        let left = end.saturating_duration_since(Instant::now());
+        let msg = rx.recv_timeout(left).expect("the computer answers in time");
+        app.update(msg);
+    }
+}
+
+/// Black plays its first legal move.
+fn black_moves(app: &mut App) {
+    let h = app.history();
+    let m = h.rules().legal_moves(h.position())[0];
+    app.update(Msg::Play(m));
+    assert_eq!(app.history().point(), 1, "{}", app.status.text);
+}
+
+#[test]
+fn the_computer_answers_and_undo_takes_back_its_reply_with_the_move() {
+    let (mut app, rx) = sho(Player::Human, computer("50ms"));
+    assert!(app.players.thinking().is_none(), "Black is a person");
+    black_moves(&mut app);
+    let t = app.players.thinking().expect("White thinks");
+    assert_eq!((t.side, t.purpose), (Side::White, Purpose::Move));
+    pump(&mut app, &rx, |a| a.history().point() == 2);
+    assert!(app.players.thinking().is_none());
+    let reply = app.history().line()[1].clone();
+    assert_eq!(reply.side, Side::White);
+    assert!(
+        app.status
+            .text
+            .starts_with(&format!("2. Computer (White) played {}", reply.text)),
+        "{}",
+        app.status.text
+    );
+    // The reply gets the cursor, so that it shows.
+    assert_eq!(app.board.cursor_square(), reply.mv.to);
+    app.update(Msg::Act(Action::Undo));
+    assert_eq!(app.history().point(), 0, "both moves are taken back");
+    assert_eq!(app.pos().to_move(), Side::Black);
+    assert!(app.players.thinking().is_none(), "the player's turn");
+    assert!(app.status.text.contains(" and "), "{}", app.status.text);
+    // Redo brings back both, the computer's reply without thinking again.
+    app.update(Msg::Act(Action::Redo));
+    assert_eq!(app.history().point(), 2);
+    assert!(app.players.thinking().is_none());
+    // The record names the computer and how it plays.
+    let r = &app.session.record;
+    assert_eq!(
+        (r.white.as_str(), r.white_player.as_str()),
+        ("computer (50ms)", "computer:50ms")
+    );
+    assert_eq!((r.black.as_str(), r.black_player.as_str()), ("", ""));
+}
+
+#[test]
+fn undo_while_the_computer_thinks_stops_it_and_takes_back_the_move() {
+    let (mut app, rx) = sho(Player::Human, computer("3600s"));
+    black_moves(&mut app);
+    assert!(app.players.thinking().is_some());
+    // The player cannot move for the computer.
+    app.update(Msg::Act(Action::Select));
+    assert!(app.status.warning && app.status.text.contains("Computer (White)'s turn"));
+    app.update(Msg::Act(Action::Undo));
+    assert_eq!(app.history().point(), 0);
+    assert!(app.players.thinking().is_none());
+    // What the stopped search posts is ignored.
+    let end = Instant::now() + Duration::from_millis(500);
+    while let Ok(m) = rx.recv_timeout(end.saturating_duration_since(Instant::now())) {
+        app.update(m);
+    }
+    assert_eq!(app.history().point(), 0, "the stopped search plays nothing");
+}
+
+#[test]
+fn move_now_plays_the_best_move_so_far_at_once() {
+    let (mut app, rx) = sho(Player::Human, computer("3600s"));
+    black_moves(&mut app);
+    pump(&mut app, &rx, |a| {
+        a.players.thinking().is_some_and(|t| t.progress.is_some())
+    });
+    let asked = Instant::now();
+    app.update(Msg::Act(Action::MoveNow));
+    pump(&mut app, &rx, |a| a.history().point() == 2);
+    assert!(
+        asked.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        asked.elapsed()
+    );
+    app.update(Msg::Act(Action::MoveNow));
+    assert_eq!(app.status.text, "Nothing is thinking.");
+}
+
+#[test]
+fn a_hint_is_shown_not_played_and_goes_with_the_next_move() {
+    let (mut app, rx) = sho(Player::Human, Player::Human);
+    app.update(Msg::Act(Action::Hint));
+    let t = app.players.thinking().expect("a hint is thought about");
+    assert_eq!((t.side, t.purpose), (Side::Black, Purpose::Hint));
+    app.update(Msg::Act(Action::MoveNow));
+    pump(&mut app, &rx, |a| a.board.hint.is_some());
+    let hint = app.board.hint.unwrap();
+    assert_eq!(app.history().point(), 0, "not played");
+    assert!(app.rules().legal_moves(app.pos()).contains(&hint));
+    assert_eq!(app.board.cursor_square(), hint.from);
+    assert!(
+        app.status.text.starts_with("Hint for Black: "),
+        "{}",
+        app.status.text
+    );
+    app.update(Msg::Play(hint));
+    assert_eq!(
+        app.board.hint, None,
+        "the hint goes once the position changes"
+    );
+    assert!(
+        app.players.thinking().is_none(),
+        "hot-seat: nobody else thinks"
+    );
+}
+
+#[test]
+fn two_computers_play_on_by_themselves_and_the_game_can_end() {
+    let (mut app, rx) = sho(computer("5ms"), computer("5ms"));
+    pump(&mut app, &rx, |a| a.history().point() >= 6);
+    // Undo takes back one move at a time when nobody is at the keyboard.
+    let n = app.history().point();
+    app.update(Msg::Act(Action::Undo));
+    assert_eq!(app.history().point(), n - 1);
+}
