@@ -6,6 +6,7 @@
 //! [`record::Record`] is how a game is written down; [`store`] writes records
 //! safely and finds autosaves.
 
+pub mod atsi;
 pub mod betza;
 pub mod card;
 pub mod catalogue;
