@@ -10,6 +10,7 @@ pub mod atsi;
 pub mod betza;
 pub mod card;
 pub mod catalogue;
+pub mod effects;
 pub mod error;
 pub mod eval;
 pub mod explain;

@@ -166,6 +166,8 @@ pub struct GenRules {
     /// Moves that reach the same result by different paths are one move (`false`), or
     /// distinct when they pass through different squares where they could capture (`true`).
     pub paths_distinct: bool,
+    /// A promoted piece may promote again (to what its new kind promotes to).
+    pub repromote: bool,
 }
 
 /// When pieces promote.
@@ -375,6 +377,8 @@ pub(crate) struct KindTable {
     pub stuck: Vec<[Vec<bool>; 2]>,
     /// Per attacking kind, the kinds it may not take or pass ([`Bars`]).
     pub bars: Vec<Bars>,
+    /// The game's effects (promotion by capture, state-dependent moves), if it has any.
+    pub effects: Option<crate::effects::EffectTable>,
 }
 
 /// The kinds a piece kind may not capture by moving there, may not shoot, and may not hop
@@ -913,7 +917,10 @@ pub(crate) fn piece_moves_traced(
         return;
     };
     let side = piece.side.index();
-    let compiled = &kinds.compiled[piece.kind as usize][side];
+    let fx = kinds.effects.as_ref();
+    let compiled = fx
+        .and_then(|fx| fx.alternative(pos, piece))
+        .unwrap_or(&kinds.compiled[piece.kind as usize][side]);
     let start = out.len();
     let mut keys = std::mem::take(&mut scratch.keys);
     keys.clear();
@@ -924,7 +931,10 @@ pub(crate) fn piece_moves_traced(
         side,
         origin: idx,
         rank: kinds.rank[piece.kind as usize],
-        can_promote: kinds.promotes[piece.kind as usize] && !piece.promoted,
+        can_promote: match fx {
+            Some(fx) => fx.may_promote_in_zone(pos, piece),
+            None => kinds.promotes[piece.kind as usize] && (!piece.promoted || rules.repromote),
+        },
         stuck: kinds
             .stuck
             .get(piece.kind as usize)
@@ -957,6 +967,9 @@ pub(crate) fn piece_moves_traced(
     }
     if compiled.dedup && !scratch.existence {
         dedup(out, start, &keys, scratch);
+    }
+    if let Some(fx) = fx {
+        fx.adjust(pos, piece, out, start);
     }
     scratch.keys = keys;
 }
