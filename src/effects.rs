@@ -550,3 +550,38 @@ fn cells_of(pos: &Position, side: Side, kinds: &[KindId]) -> Vec<usize> {
         .filter(|&i| decode(pos.cell(i)).is_some_and(|p| kinds.contains(&p.kind)))
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn within_n_points_along_lines_or_in_a_square() {
+        let dims = Dims {
+            files: 19,
+            ranks: 19,
+        };
+        let sq = |x, y| dims.square(x, y).unwrap();
+        let c = sq(9, 9);
+        for (x, y, lines, square) in [
+            (14, 9, true, true),
+            (15, 9, false, false),
+            (4, 4, true, true),
+            (3, 3, false, false),
+            (13, 14, false, true),
+            (10, 11, false, true),
+            (9, 9, true, true),
+        ] {
+            assert_eq!(Within::Lines.near(dims, c, sq(x, y), 5), lines, "{x},{y}");
+            assert_eq!(Within::Square.near(dims, c, sq(x, y), 5), square, "{x},{y}");
+        }
+    }
+
+    #[test]
+    fn a_piece_reverts_only_to_its_one_promoter() {
+        let promotes_to = [Some(2), Some(2), None, Some(4), None];
+        assert_eq!(promoter(&promotes_to, 4), Some(3));
+        assert_eq!(promoter(&promotes_to, 2), None);
+        assert_eq!(promoter(&promotes_to, 0), None);
+    }
+}

@@ -466,7 +466,8 @@ impl Game {
         let catalogue = Catalogue::parse(&Source::new(&pname, &ptext))?;
         let (sname, stext) = named(&raw.setup)?;
         let setup = Setup::parse(&Source::new(&sname, &stext), &catalogue, dims)?;
-        let fingerprint = fingerprint(&[&text, &ptext, &stext]);
+        // What a record's fingerprint covers: the game file, catalogue and setups.
+        let mut texts = vec![text.clone(), ptext, stext];
         let end = EndRule::parse(&src, raw.end, &catalogue, &pname)?;
         let effects = match raw.effects {
             Some(fx) => Effects::parse(&src, fx, &catalogue)?,
@@ -482,6 +483,7 @@ impl Game {
                     &catalogue,
                     dims,
                 )?);
+                texts.push(stext);
             }
             rule_sets.push(set);
         }
@@ -506,7 +508,7 @@ impl Game {
             default_rules: raw.default.into_inner(),
             sources: raw.sources,
             effects,
-            fingerprint,
+            fingerprint: fingerprint(&texts.iter().map(String::as_str).collect::<Vec<_>>()),
         })
     }
 
