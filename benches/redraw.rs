@@ -9,6 +9,12 @@ mod analysis;
 #[path = "../src/cli.rs"]
 mod cli;
 #[allow(dead_code, unused_imports)]
+#[path = "../src/engine_match.rs"]
+mod engine_match;
+#[allow(dead_code, unused_imports)]
+#[path = "../src/host.rs"]
+mod host;
+#[allow(dead_code, unused_imports)]
 #[path = "../src/tui/mod.rs"]
 mod tui;
 

@@ -3,6 +3,8 @@
 
 mod analysis;
 mod cli;
+mod engine_match;
+mod host;
 mod tui;
 
 use clap::Parser;
