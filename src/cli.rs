@@ -69,6 +69,9 @@ pub enum Command {
     Bestmove(crate::analysis::BestmoveArgs),
     /// Print every kind's value as the engine's evaluation derives it from the data.
     Values(crate::analysis::ValuesArgs),
+    /// Be an ATSI v00 engine on stdin/stdout, or over WebSocket with --listen (the ATSA
+    /// site's Play page connects to it).
+    Engine(crate::atsi_engine::EngineArgs),
     /// Play games between two ATSI engines: records, a line per game, score and Elo.
     Match(crate::engine_match::MatchArgs),
 }
@@ -516,6 +519,9 @@ pub fn run(
         Some(Command::Check(a)) => {
             refuse_rules(&rs, &a.file)?;
             check(g, a)
+        }
+        Some(Command::Engine(a)) => {
+            crate::atsi_engine::run(load_rules(g, &rs)?, &a).map_err(CliError::Usage)
         }
         Some(Command::Bestmove(a)) => crate::analysis::bestmove(g, &rs, a),
         Some(Command::Values(a)) => crate::analysis::values(g, &rs, a),
