@@ -6,6 +6,9 @@
 #[path = "../src/analysis.rs"]
 mod analysis;
 #[allow(dead_code, unused_imports)]
+#[path = "../src/atsi_engine.rs"]
+mod atsi_engine;
+#[allow(dead_code, unused_imports)]
 #[path = "../src/cli.rs"]
 mod cli;
 #[allow(dead_code, unused_imports)]

@@ -20,6 +20,7 @@ use taikyoku::position::{Piece, Position};
 use taikyoku::record::{self, Record, RecordError, Replay};
 use taikyoku::rules::{Rules, RulesError};
 use taikyoku::store::{self, Overwrite, StoreError};
+use taikyoku::timecontrol::TimeControl;
 
 /// Taikyoku shōgi (大局将棋), the largest historical chess game, in a terminal.
 #[derive(Parser, Debug)]
@@ -69,6 +70,9 @@ pub enum Command {
     Bestmove(crate::analysis::BestmoveArgs),
     /// Print every kind's value as the engine's evaluation derives it from the data.
     Values(crate::analysis::ValuesArgs),
+    /// Be an ATSI v00 engine on stdin/stdout, or over WebSocket with --listen (the ATSA
+    /// site's Play page connects to it).
+    Engine(crate::atsi_engine::EngineArgs),
     /// Play games between two ATSI engines: records, a line per game, score and Elo.
     Match(crate::engine_match::MatchArgs),
 }
@@ -138,6 +142,10 @@ pub struct PlayersArgs {
     /// Who plays White: human (the default), computer[:LEVEL] or an ATSI engine's command.
     #[arg(long, value_name = "PLAYER", value_parser = Player::parse)]
     pub white: Option<Player>,
+    /// The time control an engine plays by: BASE+INC in seconds (default 120+2); it loses when
+    /// its clock runs out.
+    #[arg(long, value_name = "BASE+INC")]
+    pub time: Option<TimeControl>,
 }
 
 impl PlayersArgs {
@@ -207,6 +215,8 @@ pub struct PlayOptions {
     /// Who plays Black and White, where the command line says (else a person, or who
     /// played the record).
     pub players: [Option<Player>; 2],
+    /// An engine's time control (`--time`).
+    pub engine_time: Option<TimeControl>,
 }
 
 #[derive(Args, Debug)]
@@ -417,6 +427,7 @@ fn open_record(
         read_only,
         offer_resume: false,
         players: players.sides(),
+        engine_time: players.time,
     };
     Ok(play(rules, pos, options)?)
 }
@@ -474,6 +485,7 @@ pub fn run(
                 game,
                 read_only: false,
                 players: a.players.sides(),
+                engine_time: a.players.time,
             };
             Ok(play(rules, pos, options)?)
         }
@@ -515,6 +527,9 @@ pub fn run(
         Some(Command::Check(a)) => {
             refuse_rules(&rs, &a.file)?;
             check(g, a)
+        }
+        Some(Command::Engine(a)) => {
+            crate::atsi_engine::run(load_rules(g, &rs)?, &a).map_err(CliError::Usage)
         }
         Some(Command::Bestmove(a)) => crate::analysis::bestmove(g, &rs, a),
         Some(Command::Values(a)) => crate::analysis::values(g, &rs, a),

@@ -2,6 +2,7 @@
 //! is the library; nothing here decides a rule.
 
 mod analysis;
+mod atsi_engine;
 mod cli;
 mod engine_match;
 mod host;
