@@ -560,5 +560,10 @@ fn an_engine_that_hangs_loses_on_time_and_quitting_kills_it() {
     };
     assert!(alive());
     quit_at_once(&t, "q");
+    // Killed; gone once the system has reaped it.
+    let end = Instant::now() + Duration::from_secs(3);
+    while alive() && Instant::now() < end {
+        sleep(Duration::from_millis(50));
+    }
     assert!(!alive(), "the engine is killed");
 }
