@@ -40,7 +40,7 @@ fn shots(m: &Move) -> Vec<(i32, i32)> {
     m.shots().map(|s| lab().dims().xy(s)).collect()
 }
 
-/// A move as its destination and the squares it shoots.
+/// A move as its destination and some of its squares (those it shoots, or takes).
 type Shooting = ((i32, i32), Vec<(i32, i32)>);
 
 /// Every move of the piece on (x, y) as (destination, shots), sorted.
@@ -419,7 +419,7 @@ fn moves_json_lists_shots_apart_from_the_path() {
 }
 
 /// The sets of squares each move of the piece on (x, y) removes, with its destination.
-fn results(p: &Position, x: i32, y: i32) -> Vec<((i32, i32), Vec<(i32, i32)>)> {
+fn results(p: &Position, x: i32, y: i32) -> Vec<Shooting> {
     moves_at(lab(), p, x, y)
         .iter()
         .map(|m| (xy(m), caps(lab(), p, m)))
