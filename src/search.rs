@@ -25,7 +25,7 @@ const INF: i32 = MATE + 1;
 /// The deepest the search goes (quiescence included).
 const MAX_PLY: usize = 64;
 /// The quiescence search looks at most this many captures deep.
-const QUIESCENCE_DEPTH: u32 = 6;
+const QUIESCENCE_DEPTH: u32 = 4;
 
 /// What limits a search; with none, it runs until stopped.
 #[derive(Clone, Debug, Default)]
@@ -664,8 +664,13 @@ impl Searcher {
         for m in &moves {
             let gain = self.eval.move_gain(&self.rules, pos, m);
             // Delta pruning: even winning this for free would not reach alpha.
-            if gain > 0 && mat + gain + 200 > alpha {
-                let mover = self.eval.mover_value(&self.rules, pos, m);
+            if gain <= 0 || mat + gain + 200 <= alpha {
+                continue;
+            }
+            // Beyond the first capture, only those that gain even if the mover is taken back
+            // (a cheap stand-in for a static exchange evaluation).
+            let mover = self.eval.mover_value(&self.rules, pos, m);
+            if qdepth == 0 || gain >= mover {
                 scored.push((gain * 16 - mover / 16, *m));
             }
         }
@@ -674,6 +679,12 @@ impl Searcher {
             pick(&mut scored, i);
             let m = scored[i].1;
             let gain = self.eval.move_gain(&self.rules, pos, &m);
+            if i == 1 && scored.len() > 2 && qdepth + 1 < QUIESCENCE_DEPTH {
+                let them = pos.to_move().opponent();
+                self.plies[ply].cache.build(&self.rules, pos, them);
+                self.plies[ply].cached = true;
+            }
+            self.plies[ply].current = Some(m);
             let undo = self.rules.make(pos, &m);
             let s = -self.quiesce(pos, -beta, -alpha, ply + 1, -(mat + gain), qdepth + 1, stop);
             self.rules.unmake(pos, undo);
@@ -692,6 +703,7 @@ impl Searcher {
             }
         }
         self.plies[ply].scored = scored;
+        self.plies[ply].cached = false;
         best
     }
 }
