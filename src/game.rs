@@ -3,6 +3,7 @@
 //! program or in a directory.
 
 use crate::catalogue::{Catalogue, KindId, PieceKind, Reading, fold};
+use crate::effects::{EffectOptions, Effects, RawEffects, Within};
 use crate::error::{DataError, Source, utf8_text};
 use crate::geometry::Dims;
 use crate::movegen::{GenRules, Promotion, RangeRules};
@@ -204,6 +205,9 @@ struct RawGame {
     end: RawEnd,
     #[serde(default)]
     sources: BTreeMap<String, String>,
+    /// Game-level rules beyond movement (`crate::effects`).
+    #[serde(default)]
+    effects: Option<RawEffects>,
     rules: BTreeMap<String, Spanned<RawRuleSet>>,
 }
 
@@ -323,6 +327,10 @@ struct RawRuleSet {
     range_capture: Option<RawRange>,
     #[serde(default)]
     distinct_paths: bool,
+    /// Another start position than the game's (a setup file).
+    setup: Option<Spanned<String>>,
+    /// How "within N points" is measured: "lines" (the default) or "square".
+    within: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -338,6 +346,12 @@ struct RawPromotion {
     stops: bool,
     #[serde(default)]
     forced_where_stuck: bool,
+    /// A promoted piece may promote again (to what its new kind promotes to).
+    #[serde(default)]
+    again: bool,
+    /// Kinds that do not promote by entering the zone.
+    #[serde(default)]
+    exempt: Vec<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -358,6 +372,10 @@ pub struct RuleSet {
     /// The `[piece.rules.NAME]` overrides it applies, in order.
     pub readings: Vec<String>,
     pub params: GenRules,
+    /// What the game's effects read (`crate::effects`).
+    pub options: EffectOptions,
+    /// Its own start position, if not the game's.
+    pub setup: Option<Setup>,
 }
 
 /// A game: its board, catalogue, setup, end rule and rule sets.
@@ -374,6 +392,8 @@ pub struct Game {
     pub default_rules: String,
     /// The abbreviations the data uses for its sources (`W24`), and what each stands for.
     pub sources: BTreeMap<String, String>,
+    /// Game-level rules beyond movement.
+    pub effects: Effects,
     /// `sha256:…` of the game file, catalogue and setup texts as loaded: records store it so
     /// a game replayed under changed rules data can say so.
     pub fingerprint: String,
@@ -446,11 +466,26 @@ impl Game {
         let catalogue = Catalogue::parse(&Source::new(&pname, &ptext))?;
         let (sname, stext) = named(&raw.setup)?;
         let setup = Setup::parse(&Source::new(&sname, &stext), &catalogue, dims)?;
-        let fingerprint = fingerprint(&[&text, &ptext, &stext]);
+        // What a record's fingerprint covers: the game file, catalogue and setups.
+        let mut texts = vec![text.clone(), ptext, stext];
         let end = EndRule::parse(&src, raw.end, &catalogue, &pname)?;
+        let effects = match raw.effects {
+            Some(fx) => Effects::parse(&src, fx, &catalogue)?,
+            None => Effects::default(),
+        };
         let mut rule_sets = Vec::new();
         for (rs_name, rs) in raw.rules {
-            rule_sets.push(RuleSet::parse(&src, rs_name, rs, &catalogue, &pname)?);
+            let mut set = RuleSet::parse(&src, rs_name, &rs, &catalogue, &pname)?;
+            if let Some(s) = &rs.get_ref().setup {
+                let (sname, stext) = named(s)?;
+                set.setup = Some(Setup::parse(
+                    &Source::new(&sname, &stext),
+                    &catalogue,
+                    dims,
+                )?);
+                texts.push(stext);
+            }
+            rule_sets.push(set);
         }
         check_overrides(&src, &catalogue, &rule_sets, &raw.name)?;
         if !rule_sets.iter().any(|r| &r.name == raw.default.get_ref()) {
@@ -472,7 +507,8 @@ impl Game {
             rule_sets,
             default_rules: raw.default.into_inner(),
             sources: raw.sources,
-            fingerprint,
+            effects,
+            fingerprint: fingerprint(&texts.iter().map(String::as_str).collect::<Vec<_>>()),
         })
     }
 
@@ -544,15 +580,16 @@ impl RuleSet {
     fn parse(
         src: &Source,
         name: String,
-        rs: Spanned<RawRuleSet>,
+        rs: &Spanned<RawRuleSet>,
         catalogue: &Catalogue,
         pname: &str,
     ) -> Result<RuleSet, DataError> {
         let span = rs.span();
-        let rs = rs.into_inner();
+        let rs = rs.get_ref();
         let promotion = promotion(src, &name, &span, &rs.promotion)?;
+        let options = options(src, rs, catalogue)?;
         let mut readings = Vec::new();
-        for r in rs.readings {
+        for r in &rs.readings {
             let used = catalogue
                 .kinds
                 .iter()
@@ -566,7 +603,7 @@ impl RuleSet {
                     ),
                 ));
             }
-            readings.push(r.into_inner());
+            readings.push(r.get_ref().clone());
         }
         let range = match &rs.range_capture {
             Some(r) => range_rules(src, r)?,
@@ -579,13 +616,16 @@ impl RuleSet {
         };
         let set = RuleSet {
             name,
-            summary: rs.summary,
+            summary: rs.summary.clone(),
             readings,
             params: GenRules {
                 promotion,
                 range,
                 paths_distinct: rs.distinct_paths,
+                repromote: rs.promotion.again,
             },
+            options,
+            setup: None,
         };
         if rs.range_capture.is_none()
             && let Some(k) = catalogue.kinds.iter().find(|k| {
@@ -606,6 +646,36 @@ impl RuleSet {
         }
         Ok(set)
     }
+}
+
+/// The options of a rule set that the game's effects read.
+fn options(
+    src: &Source,
+    rs: &RawRuleSet,
+    catalogue: &Catalogue,
+) -> Result<EffectOptions, DataError> {
+    let mut o = EffectOptions::default();
+    if let Some(w) = &rs.within {
+        o.within = Within::parse(w.get_ref()).ok_or_else(|| {
+            src.error_span(
+                &w.span(),
+                format!(
+                    "unknown value {:?}: expected \"lines\" or \"square\"",
+                    w.get_ref()
+                ),
+            )
+        })?;
+    }
+    for c in &rs.promotion.exempt {
+        o.zone_exempt
+            .push(catalogue.by_code(c.get_ref()).ok_or_else(|| {
+                src.error_span(
+                    &c.span(),
+                    format!("promotion.exempt: {:?} is not a piece code", c.get_ref()),
+                )
+            })?);
+    }
+    Ok(o)
 }
 
 fn promotion(

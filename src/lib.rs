@@ -6,9 +6,11 @@
 //! [`record::Record`] is how a game is written down; [`store`] writes records
 //! safely and finds autosaves.
 
+pub mod atsi;
 pub mod betza;
 pub mod card;
 pub mod catalogue;
+pub mod effects;
 pub mod error;
 pub mod eval;
 pub mod explain;

@@ -9,13 +9,15 @@ use crate::rules::Rules;
 
 /// What [`Rules::unmake`] needs besides the position: the move, the piece that made it (before
 /// promotion), the outcome before it, and how many removed pieces the position's stack held
-/// before it (the move's victims are above that mark; there is no limit to their number).
+/// before it (the move's victims are above that mark; there is no limit to their number), and
+/// after them (the cells the game's effects changed are above that one).
 #[derive(Clone, Copy, Debug)]
 #[must_use = "unmake needs the token"]
 pub struct Undo {
     m: Move,
     mover: crate::position::Cell,
     mark: u32,
+    effects_mark: u32,
     outcome: Option<crate::position::Outcome>,
 }
 
@@ -25,10 +27,11 @@ impl Rules {
     pub fn make(&self, pos: &mut Position, m: &Move) -> Undo {
         let from = self.cell_index(m.from);
         let to = self.cell_index(m.to);
-        let undo = Undo {
+        let mut undo = Undo {
             m: *m,
             mover: pos.cell(from),
             mark: pos.removed.len() as u32,
+            effects_mark: 0,
             outcome: pos.outcome(),
         };
         for sq in m.victims(self.dims()) {
@@ -38,10 +41,18 @@ impl Rules {
         }
         pos.put_index(from, EMPTY, &self.vital);
         pos.put_index(to, self.arriving(undo.mover, m), &self.vital);
+        undo.effects_mark = pos.removed.len() as u32;
+        let changed = self.kinds.effects.as_ref().is_some_and(|fx| {
+            let mover = decode(undo.mover).expect("a move starts from a piece");
+            fx.after_move(pos, mover, m, &|pos, i, cell| {
+                pos.removed.push((i as u32, pos.cell(i)));
+                pos.put_index(i, cell, &self.vital);
+            })
+        });
         pos.set_to_move(pos.to_move().opponent());
         pos.ply += 1;
-        // Only a capture or a promotion changes which pieces each side has.
-        if m.captures() || m.promotes() {
+        // Only a capture, a promotion or an effect changes which pieces each side has.
+        if m.captures() || m.promotes() || changed {
             self.update_outcome(pos);
         }
         undo
@@ -62,6 +73,11 @@ impl Rules {
     /// Takes back the move [`Rules::make`] returned `undo` for (it must be the last one made
     /// and not yet unmade).
     pub fn unmake(&self, pos: &mut Position, undo: Undo) {
+        // First what the effects changed, newest first: the position as the move left it.
+        while pos.removed.len() > undo.effects_mark as usize {
+            let (i, cell) = pos.removed.pop().expect("above the mark");
+            pos.put_index(i as usize, cell, &self.vital);
+        }
         pos.put_index(self.cell_index(undo.m.to), EMPTY, &self.vital);
         pos.put_index(self.cell_index(undo.m.from), undo.mover, &self.vital);
         while pos.removed.len() > undo.mark as usize {

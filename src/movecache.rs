@@ -126,6 +126,11 @@ impl MoveCache {
             return;
         }
         let side = self.side.expect("built");
+        if rules.has_effects() {
+            // A move's effects reach beyond its squares: generate everything afresh.
+            rules.side_moves_into(pos, side, &mut self.scratch, out);
+            return;
+        }
         let epoch = self.mark_dirty(rules, m);
         for idx in pos.side_cells(side) {
             if self.stamp[idx] != epoch && pos.cell(idx) == self.base[idx] {
@@ -148,6 +153,14 @@ impl MoveCache {
     pub fn count_after(&mut self, rules: &Rules, pos: &Position, m: &Move) -> u64 {
         if pos.outcome().is_some() {
             return 0;
+        }
+        if rules.has_effects() {
+            let mut buf = std::mem::take(&mut self.buf);
+            buf.clear();
+            self.moves_after(rules, pos, m, &mut buf);
+            let n = buf.len() as u64;
+            self.buf = buf;
+            return n;
         }
         let epoch = self.next_epoch();
         let mut n = self.moves.len() as i64;

@@ -121,6 +121,8 @@ pub struct GenRules {
     /// Moves that reach the same result by different paths are one move (`false`), or
     /// distinct when they pass through different squares where they could capture (`true`).
     pub paths_distinct: bool,
+    /// A promoted piece may promote again (to what its new kind promotes to).
+    pub repromote: bool,
 }
 
 /// When pieces promote.
@@ -325,6 +327,8 @@ pub(crate) struct KindTable {
     /// there has no move, so a move ending there must promote. Empty unless the rule set asks
     /// ([`Promotion::Zone`]'s `forced_where_stuck`).
     pub stuck: Vec<[Vec<bool>; 2]>,
+    /// The game's effects (promotion by capture, state-dependent moves), if it has any.
+    pub effects: Option<crate::effects::EffectTable>,
 }
 
 impl KindTable {
@@ -776,7 +780,10 @@ pub(crate) fn piece_moves_traced(
         return;
     };
     let side = piece.side.index();
-    let compiled = &kinds.compiled[piece.kind as usize][side];
+    let fx = kinds.effects.as_ref();
+    let compiled = fx
+        .and_then(|fx| fx.alternative(pos, piece))
+        .unwrap_or(&kinds.compiled[piece.kind as usize][side]);
     let start = out.len();
     let mut keys = std::mem::take(&mut scratch.keys);
     keys.clear();
@@ -787,7 +794,10 @@ pub(crate) fn piece_moves_traced(
         side,
         origin: idx,
         rank: kinds.rank[piece.kind as usize],
-        can_promote: kinds.promotes[piece.kind as usize] && !piece.promoted,
+        can_promote: match fx {
+            Some(fx) => fx.may_promote_in_zone(pos, piece),
+            None => kinds.promotes[piece.kind as usize] && (!piece.promoted || rules.repromote),
+        },
         stuck: kinds
             .stuck
             .get(piece.kind as usize)
@@ -817,6 +827,9 @@ pub(crate) fn piece_moves_traced(
     }
     if compiled.dedup && !scratch.existence {
         dedup(out, start, &keys, scratch);
+    }
+    if let Some(fx) = fx {
+        fx.adjust(pos, piece, out, start);
     }
     scratch.keys = keys;
 }

@@ -104,6 +104,9 @@ pub struct Position {
     hash: u64,
     /// Per side, a bit per mailbox cell holding one of its pieces.
     occupied: [Box<[u64]>; 2],
+    /// Pieces on the board per kind and side (index `kind * 2 + side`), grown as kinds are
+    /// met: game rules that depend on whether a kind is still on the board read it.
+    counts: Vec<u16>,
     /// The pieces moves made with [`crate::rules::Rules::make`] removed, with their cells, so
     /// that `unmake` can put them back: one stack per position, so no allocation per move.
     pub(crate) removed: Vec<(u32, Cell)>,
@@ -152,6 +155,7 @@ impl Position {
             outcome: None,
             hash: 0,
             occupied: [vec![0; words].into(), vec![0; words].into()],
+            counts: Vec::new(),
             removed: Vec::new(),
         }
     }
@@ -205,6 +209,8 @@ impl Position {
             && self.hash == fresh.hash
             && self.royals == fresh.royals
             && self.occupied == fresh.occupied
+            && (0..self.counts.len().max(fresh.counts.len()))
+                .all(|i| self.counts.get(i).unwrap_or(&0) == fresh.counts.get(i).unwrap_or(&0))
     }
 
     /// The mailbox cells holding `side`'s pieces, the most advanced first (from the far rank
@@ -257,6 +263,20 @@ impl Position {
         self.outcome = o;
     }
 
+    /// How many pieces of this kind a side has on the board (a promoted piece counts as the
+    /// kind it became).
+    pub fn count(&self, side: Side, kind: KindId) -> u16 {
+        self.counts
+            .get(kind as usize * 2 + side.index())
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// Whether a side has any piece of these kinds.
+    pub fn has_any(&self, side: Side, kinds: &[KindId]) -> bool {
+        kinds.iter().any(|&k| self.count(side, k) > 0)
+    }
+
     /// Royal pieces (kings, princes) a side still has.
     pub fn royals(&self, side: Side) -> u16 {
         self.royals[side.index()]
@@ -268,7 +288,6 @@ impl Position {
         (y as usize + self.pad) * self.stride + x as usize + self.pad
     }
 
-    #[cfg(test)]
     pub(crate) fn square_of(&self, idx: usize) -> Square {
         let (y, x) = (idx / self.stride - self.pad, idx % self.stride - self.pad);
         Square((y * self.dims.files as usize + x) as u16)
@@ -317,6 +336,11 @@ impl Position {
             return;
         }
         let side = cell_side(cell);
+        let slot = ((cell >> 2) - 1) as usize * 2 + side;
+        if slot >= self.counts.len() {
+            self.counts.resize(slot + 1, 0);
+        }
+        self.counts[slot] = self.counts[slot].wrapping_add(delta);
         if royal[((cell >> 2) - 1) as usize] {
             self.royals[side] = self.royals[side].wrapping_add(delta);
         }

@@ -1,6 +1,7 @@
 //! Rules: [`Rules`] is one game under one rule set, compiled and ready to generate moves.
 
 use crate::catalogue::{Catalogue, KindId, Reading};
+use crate::effects::{self, EffectTable};
 use crate::game::{Game, RuleSet};
 use crate::geometry::{Dims, Side, Square};
 use crate::movegen::{self, Compiled, KindTable, Move, Promotion, Scratch};
@@ -57,9 +58,12 @@ impl Rules {
             .iter()
             .map(|k| game.reading(k, &rs))
             .collect();
+        let alternatives = game.effects.moves_while_absent.iter().map(|a| &a.patterns);
         let pad = readings
             .iter()
-            .map(|r| movegen::reach(&r.patterns))
+            .map(|r| &r.patterns)
+            .chain(alternatives)
+            .map(|p| movegen::reach(p))
             .max()
             .unwrap_or(1);
         let stride = dims.files as usize + 2 * pad;
@@ -118,6 +122,7 @@ impl Rules {
             squares,
             zone,
             stuck: Vec::new(),
+            effects: None,
         };
         let vital = (0..game.catalogue.len() as KindId)
             .map(|k| game.end.involves(k))
@@ -129,6 +134,25 @@ impl Rules {
                 ..
             }
         );
+        let mut kinds = kinds;
+        kinds.effects = EffectTable::build(
+            &game.effects,
+            effects::Build {
+                catalogue: &game.catalogue,
+                promotes_to: readings.iter().map(|r| r.promotes_to).collect(),
+                options: &rs.options,
+                repromote: rs.params.repromote,
+                dims,
+                compile: &|patterns| {
+                    let c = |side| Compiled::new(patterns, side, stride, board_max);
+                    Ok([c(Side::Black)?, c(Side::White)?])
+                },
+            },
+        )
+        .map_err(|message| RulesError::Piece {
+            code: "-".into(),
+            message,
+        })?;
         let mut rules = Rules {
             game,
             rule_set: rs,
@@ -144,6 +168,12 @@ impl Rules {
             rules.kinds.stuck = rules.stuck_tables();
         }
         Ok(rules)
+    }
+
+    /// Whether the game has rules that reach beyond the squares a move changes (effects): then
+    /// a move's consequences, and which moves pieces have, are not local.
+    pub fn has_effects(&self) -> bool {
+        self.kinds.effects.is_some()
     }
 
     /// A built-in game (by id, such as `sho`) under the named rule set.
@@ -197,10 +227,11 @@ impl Rules {
         Position::empty(self.dims(), self.pad)
     }
 
-    /// The standard start position.
+    /// The standard start position: the rule set's setup, or the game's.
     pub fn start_position(&self) -> Position {
         let mut p = self.empty_position();
-        for &(sq, piece) in &self.game.setup.pieces {
+        let setup = self.rule_set.setup.as_ref().unwrap_or(&self.game.setup);
+        for &(sq, piece) in &setup.pieces {
             self.put(&mut p, sq, Some(piece));
         }
         p

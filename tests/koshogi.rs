@@ -5,7 +5,10 @@
 mod common;
 
 use common::{B, W, ko, position, sq};
-use taikyoku::position::{EndReason, Outcome};
+use taikyoku::geometry::Side;
+use taikyoku::movegen::Move;
+use taikyoku::position::{EndReason, Outcome, Position};
+use taikyoku::rules::Rules;
 
 #[test]
 fn the_board_setup_and_catalogue_come_from_the_data() {
@@ -36,7 +39,7 @@ fn the_board_setup_and_catalogue_come_from_the_data() {
 #[test]
 fn a_side_survives_with_its_general_a_governor_or_middle_troop_and_banner() {
     let r = ko("standard");
-    let lone = |pieces: &[(&str, taikyoku::geometry::Side, i32, i32)]| {
+    let lone = |pieces: &[(&str, Side, i32, i32)]| {
         let mut all = pieces.to_vec();
         all.push(("GE", W, 18, 18));
         position(r, B, &all).outcome()
@@ -85,4 +88,498 @@ fn perft_from_the_opening() {
     let p = r.start_position();
     assert_eq!(r.perft(&p, 1), 222);
     assert_eq!(r.perft(&p, 2), 49_178);
+    assert_eq!(r.perft(&p, 3), 10_986_877);
+    // Making and unmaking every leaf counts the same.
+    assert_eq!(r.perft_no_bulk(&p, 2), 49_178);
+    // Optional promotion: a chariot unit can take the enemy's in its camp, promoting or not.
+    let opt = ko("optional");
+    assert_eq!(opt.perft(&opt.start_position(), 1), 224);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Game-level rules (src/effects.rs) on hand-built positions. Coordinates are (x, y) from
+// Black's left and Black's back rank; Black's camp (promotion zone) is y >= 13, White's y <= 5.
+
+type Spec<'a> = (&'a str, Side, i32, i32);
+
+/// A position with `pieces` and a general for each side (Black's on (0, 0), White's on
+/// (18, 18)), so that the game is on.
+fn game(r: &Rules, to_move: Side, pieces: &[Spec]) -> Position {
+    let mut all = pieces.to_vec();
+    all.push(("GE", B, 0, 0));
+    all.push(("GE", W, 18, 18));
+    position(r, to_move, &all)
+}
+
+/// The moves of the piece on `from` that end on `to`.
+fn moves(r: &Rules, p: &Position, from: (i32, i32), to: (i32, i32)) -> Vec<Move> {
+    r.moves_from(p, sq(r, from.0, from.1))
+        .into_iter()
+        .filter(|m| m.to == sq(r, to.0, to.1))
+        .collect()
+}
+
+/// Whether each move from `from` to `to` promotes, in order.
+fn promotions(r: &Rules, p: &Position, from: (i32, i32), to: (i32, i32)) -> Vec<bool> {
+    moves(r, p, from, to).iter().map(|m| m.promotes()).collect()
+}
+
+/// Plays the move from `from` to `to` that promotes (or not), checking that make/unmake
+/// restores the position exactly; returns the undo-checked position after it.
+fn play(r: &Rules, p: &mut Position, from: (i32, i32), to: (i32, i32), promotes: bool) {
+    let m = moves(r, p, from, to)
+        .into_iter()
+        .find(|m| m.promotes() == promotes)
+        .unwrap_or_else(|| panic!("no move {from:?}-{to:?} promoting {promotes}"));
+    let before = p.clone();
+    let undo = r.make(p, &m);
+    assert!(r.is_consistent(p));
+    r.unmake(p, undo);
+    assert_eq!(*p, before);
+    assert_eq!(p.hash(), before.hash());
+    assert!(r.is_consistent(p));
+    r.play(p, &m).unwrap();
+}
+
+/// The piece on (x, y): its code, side and promoted flag.
+fn at(r: &Rules, p: &Position, x: i32, y: i32) -> Option<(String, Side, bool)> {
+    p.piece_at(sq(r, x, y))
+        .map(|q| (r.catalogue().kind(q.kind).code.clone(), q.side, q.promoted))
+}
+
+fn piece(code: &str, side: Side, promoted: bool) -> Option<(String, Side, bool)> {
+    Some((code.to_string(), side, promoted))
+}
+
+#[test]
+fn entering_the_camp_promotes_compulsorily_or_optionally_by_rule_set() {
+    let pieces = [
+        ("CH", B, 4, 10),
+        ("CH", B, 6, 14),
+        ("SW", B, 8, 12),
+        ("EL", B, 11, 10),
+    ];
+    let std = ko("standard");
+    let p = game(std, B, &pieces);
+    assert_eq!(promotions(std, &p, (4, 10), (4, 13)), [true]);
+    assert_eq!(promotions(std, &p, (4, 10), (4, 12)), [false]);
+    // Starting in the camp counts too (`from_zone`).
+    assert_eq!(promotions(std, &p, (6, 14), (6, 9)), [true]);
+    // The sumo wrestler and the elephant never promote.
+    assert_eq!(promotions(std, &p, (8, 12), (8, 14)), [false]);
+    assert_eq!(promotions(std, &p, (11, 10), (14, 13)), [false]);
+    let opt = ko("optional");
+    let p = game(opt, B, &pieces);
+    assert_eq!(promotions(opt, &p, (4, 10), (4, 13)), [false, true]);
+    assert_eq!(promotions(opt, &p, (4, 10), (4, 12)), [false]);
+    // White's camp is Black's first six ranks.
+    let p = game(std, W, &[("CH", W, 4, 8)]);
+    assert_eq!(promotions(std, &p, (4, 8), (4, 5)), [true]);
+    assert_eq!(promotions(std, &p, (4, 8), (4, 6)), [false]);
+}
+
+#[test]
+fn a_promoted_piece_promotes_again_only_under_the_chained_rule_set() {
+    let pieces = [("+CU", B, 4, 10), ("CH", B, 8, 10), ("+PU", B, 12, 12)];
+    let std = ko("standard");
+    let p = game(std, B, &pieces);
+    assert_eq!(promotions(std, &p, (4, 10), (4, 13)), [false]);
+    assert_eq!(promotions(std, &p, (12, 12), (12, 15)), [false]);
+    let chained = ko("chained");
+    let mut p = game(chained, B, &pieces);
+    assert_eq!(promotions(chained, &p, (4, 10), (4, 13)), [true]);
+    play(chained, &mut p, (4, 10), (4, 13), true);
+    assert_eq!(at(chained, &p, 4, 13), piece("ML", B, true));
+    // One step of the chain per move: the chariot becomes a chariot unit, not a millenary.
+    play(chained, &mut p, (18, 18), (18, 17), false);
+    play(chained, &mut p, (8, 10), (8, 13), true);
+    assert_eq!(at(chained, &p, 8, 13), piece("CU", B, true));
+}
+
+#[test]
+fn the_strict_rule_set_keeps_the_cavalryman_and_guards_out_of_zone_promotion() {
+    let pieces = [("CM", B, 4, 11), ("AG", B, 8, 10), ("FC", W, 6, 12)];
+    let strict = ko("strict");
+    let p = game(strict, B, &pieces);
+    assert_eq!(promotions(strict, &p, (4, 11), (3, 13)), [false]);
+    assert_eq!(promotions(strict, &p, (8, 10), (8, 15)), [false]);
+    // Its own trigger still promotes it.
+    assert_eq!(promotions(strict, &p, (4, 11), (6, 12)), [true]);
+    let std = ko("standard");
+    let p = game(std, B, &pieces);
+    assert_eq!(promotions(std, &p, (4, 11), (3, 13)), [true]);
+    assert_eq!(promotions(std, &p, (8, 10), (8, 15)), [true]);
+}
+
+#[test]
+fn capturing_the_general_middle_troop_banner_or_drum_promotes_the_capturer() {
+    let r = ko("standard");
+    let mut p = game(
+        r,
+        B,
+        &[
+            ("CH", B, 4, 4),
+            ("DR", W, 4, 7),
+            ("CH", B, 6, 4),
+            ("SH", W, 6, 7),
+            ("TP", W, 15, 15),
+        ],
+    );
+    // Outside the camp: the capture alone promotes; another capture does not.
+    assert_eq!(promotions(r, &p, (4, 4), (4, 7)), [true]);
+    assert_eq!(promotions(r, &p, (6, 4), (6, 7)), [false]);
+    let m = moves(r, &p, (4, 4), (4, 7))[0];
+    assert!(
+        taikyoku::notation::move_string(r, &p, &m).ends_with('+'),
+        "{}",
+        taikyoku::notation::move_string(r, &p, &m)
+    );
+    play(r, &mut p, (4, 4), (4, 7), true);
+    assert_eq!(at(r, &p, 4, 7), piece("CU", B, true));
+    // The general does not promote; a promoted piece does not promote again.
+    let p = game(
+        r,
+        B,
+        &[
+            ("GE", B, 9, 9),
+            ("MT", W, 9, 10),
+            ("+CU", B, 2, 4),
+            ("BN", W, 2, 8),
+            ("CU", B, 12, 4),
+            ("MT", W, 12, 8),
+        ],
+    );
+    assert_eq!(promotions(r, &p, (9, 9), (9, 10)), [false]);
+    assert_eq!(promotions(r, &p, (2, 4), (2, 8)), [false]);
+    assert_eq!(promotions(r, &p, (12, 4), (12, 8)), [true]);
+    // Under optional promotion a capture-triggered promotion in the camp stays compulsory:
+    // one move, not a choice.
+    let opt = ko("optional");
+    let p = game(opt, B, &[("CH", B, 4, 10), ("DR", W, 4, 14)]);
+    assert_eq!(promotions(opt, &p, (4, 10), (4, 14)), [true]);
+}
+
+#[test]
+fn only_one_step_pieces_promote_by_capturing_a_wrestler_dragon_flag_waver_or_thunderclap() {
+    let r = ko("standard");
+    let p = game(
+        r,
+        B,
+        &[
+            ("P", B, 2, 4),
+            ("SW", W, 2, 5),
+            ("CH", B, 5, 2),
+            ("SW", W, 5, 5),
+            ("SH", B, 8, 4),
+            ("+TC", W, 9, 5),
+            ("LB", B, 12, 4),
+            ("+DA", W, 11, 5),
+            ("DR", B, 14, 4),
+            ("+FW", W, 15, 5),
+            ("TP", B, 17, 1),
+        ],
+    );
+    assert_eq!(promotions(r, &p, (2, 4), (2, 5)), [true]);
+    assert_eq!(promotions(r, &p, (5, 2), (5, 5)), [false]);
+    assert_eq!(promotions(r, &p, (8, 4), (9, 5)), [true]);
+    assert_eq!(promotions(r, &p, (14, 4), (15, 5)), [true]);
+    // The longbow is on the list, but moves only to empty points until it can shoot.
+    assert!(moves(r, &p, (12, 4), (11, 5)).is_empty());
+}
+
+#[test]
+fn a_cavalryman_promotes_by_capturing_the_frankish_cannon() {
+    let r = ko("standard");
+    let mut p = game(
+        r,
+        B,
+        &[
+            ("CM", B, 4, 4),
+            ("FC", W, 5, 6),
+            ("SH", B, 8, 5),
+            ("FC", W, 9, 6),
+        ],
+    );
+    assert_eq!(promotions(r, &p, (4, 4), (5, 6)), [true]);
+    // (A shield: the pawn has no forward step without its drum.)
+    assert_eq!(promotions(r, &p, (8, 5), (9, 6)), [false]);
+    play(r, &mut p, (4, 4), (5, 6), true);
+    assert_eq!(at(r, &p, 5, 6), piece("CV", B, true));
+}
+
+#[test]
+fn the_clerks_promotion_promotes_its_guards_and_kills_the_enemy_flames() {
+    let pieces = [
+        ("CL", B, 4, 12),
+        ("AG", B, 1, 1),
+        ("RG", B, 2, 1),
+        ("+SN", B, 3, 1),
+        ("AG", W, 5, 17),
+        ("+PF", W, 10, 10),
+        ("PF", W, 12, 9),
+        ("+PF", B, 14, 2),
+    ];
+    let r = ko("standard");
+    let mut p = game(r, B, &pieces);
+    play(r, &mut p, (4, 12), (5, 13), true);
+    assert_eq!(at(r, &p, 5, 13), piece("MA", B, true));
+    assert_eq!(at(r, &p, 1, 1), piece("SN", B, true));
+    assert_eq!(at(r, &p, 2, 1), piece("EN", B, true));
+    assert_eq!(at(r, &p, 3, 1), piece("SN", B, true));
+    // The enemy's guards stay; the enemy's flames die, one's own stay.
+    assert_eq!(at(r, &p, 5, 17), piece("AG", W, false));
+    assert_eq!(at(r, &p, 10, 10), None);
+    assert_eq!(at(r, &p, 12, 9), None);
+    assert_eq!(at(r, &p, 14, 2), piece("PF", B, true));
+    // A clerk that declines an optional promotion links nothing.
+    let opt = ko("optional");
+    let mut p = game(opt, B, &pieces);
+    play(opt, &mut p, (4, 12), (5, 13), false);
+    assert_eq!(at(opt, &p, 1, 1), piece("AG", B, false));
+    assert_eq!(at(opt, &p, 10, 10), piece("PF", W, true));
+}
+
+#[test]
+fn pawns_lose_their_forward_step_once_their_drum_is_dead() {
+    let r = ko("standard");
+    let forward = |p: &Position| !moves(r, p, (4, 4), (4, 5)).is_empty();
+    let others = |p: &Position| {
+        [(3, 4), (5, 4), (4, 3)]
+            .iter()
+            .all(|&to| moves(r, p, (4, 4), to).len() == 1)
+    };
+    let with = |extra: &[Spec]| {
+        let mut pieces = vec![("P", B, 4, 4), ("P", W, 10, 10)];
+        pieces.extend_from_slice(extra);
+        game(r, B, &pieces)
+    };
+    let p = with(&[("DR", B, 9, 1)]);
+    assert!(forward(&p) && others(&p));
+    // A drum promoted to thunderclap is the drum still alive.
+    let p = with(&[("+TC", B, 9, 1)]);
+    assert!(forward(&p));
+    let p = with(&[]);
+    assert!(!forward(&p) && others(&p));
+    // The enemy's drum does not count; nor does White's pawn care about Black's drum.
+    let p = with(&[("DR", W, 9, 17)]);
+    assert!(!forward(&p));
+    let mut p = with(&[("DR", B, 9, 1), ("CU", W, 9, 8)]);
+    p.set_to_move(W);
+    assert!(moves(r, &p, (10, 10), (10, 9)).is_empty());
+    // Capturing the drum takes the step away at once.
+    play(r, &mut p, (9, 8), (9, 1), true);
+    assert!(!forward(&p) && others(&p));
+}
+
+#[test]
+fn drum_and_banner_cannot_promote_and_revert_while_their_priest_is_dead() {
+    let r = ko("standard");
+    let drum = |extra: &[Spec]| {
+        let mut pieces = vec![("DR", B, 4, 12), ("BN", W, 8, 7), ("DR", B, 7, 6)];
+        pieces.extend_from_slice(extra);
+        game(r, B, &pieces)
+    };
+    // With its priest (or the priest promoted to a fog), entering the camp or capturing the
+    // banner promotes the drum; without, neither does.
+    for priest in [("TP", B, 17, 1), ("+FOG", B, 17, 1)] {
+        let p = drum(&[priest]);
+        assert_eq!(promotions(r, &p, (4, 12), (5, 13)), [true]);
+        assert_eq!(promotions(r, &p, (7, 6), (8, 7)), [true]);
+    }
+    for other in [vec![], vec![("SM", B, 17, 1)], vec![("TP", W, 17, 17)]] {
+        let p = drum(&other);
+        assert_eq!(promotions(r, &p, (4, 12), (5, 13)), [false]);
+        assert_eq!(promotions(r, &p, (7, 6), (8, 7)), [false]);
+    }
+    // Capturing the priest reverts the promoted drum and banner at once; unmake restores them.
+    let mut p = game(
+        r,
+        W,
+        &[
+            ("+TC", B, 4, 4),
+            ("+FW", B, 6, 4),
+            ("TP", B, 10, 2),
+            ("CH", W, 10, 6),
+            ("+TC", W, 12, 12),
+        ],
+    );
+    // (The chariot ends in White's camp, so it promotes.)
+    play(r, &mut p, (10, 6), (10, 2), true);
+    assert_eq!(at(r, &p, 4, 4), piece("DR", B, false));
+    assert_eq!(at(r, &p, 6, 4), piece("BN", B, false));
+    // White's thunderclap depends on White's priest, which it does not have: it reverted with
+    // the first move too.
+    assert_eq!(at(r, &p, 12, 12), piece("DR", W, false));
+}
+
+#[test]
+fn a_fog_reverts_near_an_enemy_light_measured_as_the_rule_set_says() {
+    // The light 4 files and 5 ranks off: within the 11×11 square, not on one of the 8 lines.
+    let pieces = [("+FOG", B, 4, 4), ("+IL", W, 8, 9), ("+IL", W, 14, 4)];
+    for (name, reverts) in [("standard", false), ("qboard", true)] {
+        let r = ko(name);
+        let mut p = game(r, B, &pieces);
+        play(r, &mut p, (0, 0), (0, 1), false);
+        let expected = if reverts {
+            piece("TP", B, false)
+        } else {
+            piece("FOG", B, true)
+        };
+        assert_eq!(at(r, &p, 4, 4), expected, "{name}");
+    }
+    // The light jumping to 4 points on the same rank reverts it under either reading.
+    for name in ["standard", "qboard"] {
+        let r = ko(name);
+        let mut p = game(r, W, &[("+FOG", B, 4, 4), ("+IL", W, 10, 4)]);
+        play(r, &mut p, (10, 4), (8, 4), false);
+        assert_eq!(at(r, &p, 4, 4), piece("TP", B, false), "{name}");
+    }
+    // Six points away on a line is too far; a friendly light does not count.
+    let r = ko("qboard");
+    let mut p = game(
+        r,
+        W,
+        &[("+FOG", B, 4, 4), ("+IL", W, 10, 12), ("+IL", B, 5, 5)],
+    );
+    play(r, &mut p, (10, 12), (10, 10), false);
+    assert_eq!(at(r, &p, 4, 4), piece("FOG", B, true));
+}
+
+#[test]
+fn the_governor_keeps_a_side_in_the_game_after_its_general_falls() {
+    let r = ko("standard");
+    let mut p = position(
+        r,
+        B,
+        &[
+            ("GE", B, 0, 0),
+            ("MT", B, 9, 12),
+            ("GE", W, 18, 18),
+            ("CH", W, 3, 14),
+            ("CU", W, 0, 8),
+        ],
+    );
+    // The middle troop enters the camp and becomes a governor: a second general.
+    play(r, &mut p, (9, 12), (9, 13), true);
+    assert_eq!(at(r, &p, 9, 13), piece("GV", B, true));
+    // (The chariot unit takes the general in White's camp, so it promotes.)
+    play(r, &mut p, (0, 8), (0, 0), true);
+    assert_eq!(p.outcome(), None);
+    play(r, &mut p, (9, 13), (9, 14), false);
+    play(r, &mut p, (3, 14), (8, 14), false);
+    play(r, &mut p, (9, 14), (9, 15), false);
+    play(r, &mut p, (8, 14), (8, 15), false);
+    assert_eq!(p.outcome(), None);
+    play(r, &mut p, (9, 15), (10, 15), false);
+    play(r, &mut p, (8, 15), (10, 15), false);
+    assert_eq!(p.outcome().map(|o| o.winner), Some(W));
+}
+
+#[test]
+fn cazauxs_array_has_a_pawn_on_file_2_of_rank_5() {
+    let r = ko("cazaux");
+    let p = r.start_position();
+    assert_eq!(at(r, &p, 1, 4), piece("P", B, false));
+    assert_eq!(at(r, &p, 9, 4), piece("PU", B, false));
+    assert_eq!(at(r, &p, 17, 14), piece("P", W, false));
+    let count = |code: &str| {
+        let k = r.catalogue().by_code(code).unwrap();
+        (p.count(B, k), p.count(W, k))
+    };
+    assert_eq!((count("P"), count("PU")), ((7, 7), (2, 2)));
+    let std = ko("standard").start_position();
+    assert_eq!(p.pieces().count(), std.pieces().count());
+}
+
+#[test]
+fn effects_naming_an_unknown_piece_are_reported_where_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    for sub in ["rules", "pieces", "setups"] {
+        std::fs::create_dir_all(dir.path().join(sub)).unwrap();
+    }
+    for f in [
+        "pieces/koshogi.toml",
+        "setups/koshogi.toml",
+        "setups/koshogi-cazaux.toml",
+    ] {
+        std::fs::copy(root.join(f), dir.path().join(f)).unwrap();
+    }
+    std::fs::write(
+        dir.path().join("rules/games.toml"),
+        "games = [\"koshogi\"]\n",
+    )
+    .unwrap();
+    let text = std::fs::read_to_string(root.join("rules/koshogi.toml")).unwrap();
+    let bad = text.replace("absent = [\"DR\", \"TC\"]", "absent = [\"DR\", \"XX\"]");
+    std::fs::write(dir.path().join("rules/koshogi.toml"), &bad).unwrap();
+    let data = taikyoku::game::DataDir::dir(dir.path());
+    let e = taikyoku::game::Game::load(&data, "koshogi")
+        .unwrap_err()
+        .to_string();
+    let line = bad.lines().position(|l| l.contains("\"XX\"")).unwrap() + 1;
+    assert!(
+        e.contains(&format!("koshogi.toml:{line}:")) && e.contains("\"XX\" is not a piece code"),
+        "{e}"
+    );
+    let bad = text.replace("within = \"square\"", "within = \"circle\"");
+    std::fs::write(dir.path().join("rules/koshogi.toml"), &bad).unwrap();
+    let e = taikyoku::game::Game::load(&data, "koshogi")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("expected \"lines\" or \"square\""), "{e}");
+}
+
+/// Random games under every rule set: make/unmake restores the position, its hash and piece
+/// counts exactly, the incremental hash is the hash from scratch, and a game's record read
+/// back replays to the same position. Bounded to a few seconds in debug.
+#[test]
+fn random_games_keep_make_unmake_hash_and_records_exact() {
+    let sets = [
+        "standard", "optional", "qboard", "chained", "strict", "cazaux",
+    ];
+    for (seed, name) in sets.iter().enumerate() {
+        let r = ko(name);
+        let mut rng = common::Rng::new(seed as u64 + 1);
+        let mut history = common::history(r);
+        for _ in 0..120 {
+            let pos = history.position().clone();
+            let moves = r.legal_moves(&pos);
+            if moves.is_empty() {
+                break;
+            }
+            for m in moves
+                .iter()
+                .filter(|m| m.captures() || m.promotes())
+                .take(12)
+            {
+                let mut p = pos.clone();
+                let undo = r.make(&mut p, m);
+                assert!(r.is_consistent(&p), "{name}: after {m:?}");
+                r.unmake(&mut p, undo);
+                assert_eq!(p, pos, "{name}: restored after {m:?}");
+                assert_eq!(p.hash(), pos.hash());
+                assert!(r.is_consistent(&p));
+            }
+            // Captures and promotions first, to reach the effects.
+            let eventful: Vec<&Move> = moves
+                .iter()
+                .filter(|m| m.captures() || m.promotes())
+                .collect();
+            let m = if !eventful.is_empty() && rng.below(3) > 0 {
+                *eventful[rng.below(eventful.len())]
+            } else {
+                moves[rng.below(moves.len())]
+            };
+            history.play(&m).unwrap();
+            if history.position().outcome().is_some() {
+                break;
+            }
+        }
+        let record = taikyoku::record::Record::new(&history);
+        let text = record.to_toml();
+        let back = taikyoku::record::Record::parse("game.toml", &text).unwrap();
+        let replay = back.replay(&r.game).unwrap();
+        assert_eq!(replay.history.position(), history.position(), "{name}");
+    }
 }

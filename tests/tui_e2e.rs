@@ -456,3 +456,33 @@ fn a_game_against_the_computer_answer_undo_and_resume() {
     let s = t.wait_for("4. Computer (White) played");
     assert!(s.contains("4. Computer (White) played"), "{s}");
 }
+
+#[test]
+fn quitting_while_the_computer_thinks_stops_it_and_restores_the_terminal() {
+    if !have_tmux() {
+        eprintln!("tmux is not installed: skipping the end-to-end test");
+        return;
+    }
+    for (name, quit) in [("q", "q"), ("ctrl-c", "C-c")] {
+        let dir = tempfile::tempdir().unwrap();
+        let t = Tmux::start(
+            &format!("thinking-{name}"),
+            &command(dir.path(), "", "play --black computer:3600s"),
+            80,
+            24,
+        )
+        .expect("tmux starts");
+        let s = t.wait_for("M moves now");
+        assert!(s.contains("Computer (Black) thinks"), "{s}");
+        let asked = Instant::now();
+        t.keys(&[quit]);
+        let s = t.wait_for("REPORTED");
+        assert!(s.contains("EXIT=0"), "{s}");
+        assert!(
+            asked.elapsed() < Duration::from_secs(5),
+            "{:?}",
+            asked.elapsed()
+        );
+        assert_restored(&s);
+    }
+}

@@ -9,7 +9,7 @@ use super::dialogs::{ConfirmKind, Dialog, PromptKind, Reply};
 use super::keys::{Action, Keymap};
 use super::msg::Msg;
 use super::panels::CardPanel;
-use super::players::{Player, Players, Purpose, Thought};
+use super::players::{Failed, Player, Players, Purpose, Thought};
 use super::replay::Replay;
 use super::session::{SaveTarget, Session};
 use super::status::Status;
@@ -22,7 +22,7 @@ use taikyoku::card::Cards;
 use taikyoku::geometry::Side;
 use taikyoku::history::{History, Undone};
 use taikyoku::movegen::Move;
-use taikyoku::position::{Outcome, Position};
+use taikyoku::position::{EndReason, Outcome, Position};
 use taikyoku::record::{self, Record};
 use taikyoku::rules::Rules;
 
@@ -104,6 +104,15 @@ impl App {
             if let Some(n) = p.default_name() {
                 *name = n;
             }
+        }
+        // One person against the computer sees the board from their own side.
+        let humans: Vec<Side> = Side::BOTH
+            .into_iter()
+            .filter(|s| sides[s.index()].is_human())
+            .collect();
+        if let [me] = humans[..] {
+            self.board.view.flipped = me == Side::White;
+            self.board.center_on_cursor();
         }
         self.players = Players::new(sides);
     }
@@ -624,11 +633,11 @@ impl App {
     }
 
     /// A search has finished: the computer's move is played, a hint is shown.
-    fn thought(&mut self, id: u64, result: Result<Thought, String>) -> Option<Msg> {
+    fn thought(&mut self, id: u64, result: Result<Thought, Failed>) -> Option<Msg> {
         let (side, purpose) = self.players.finished(id)?;
         match (purpose, result) {
             (Purpose::Move, Ok(t)) => self.play_as(t.mv, Some(&t)),
-            (Purpose::Move, Err(why)) => self.forfeit(side, &why),
+            (Purpose::Move, Err(failed)) => self.concede(side, failed),
             (Purpose::Hint, Ok(t)) => {
                 let h = &self.session.history;
                 let text = taikyoku::notation::move_string(h.rules(), h.position(), &t.mv);
@@ -639,7 +648,7 @@ impl App {
                     judged(&t)
                 )))
             }
-            (Purpose::Hint, Err(why)) => Some(Msg::Warn(format!("No hint: {why}."))),
+            (Purpose::Hint, Err(failed)) => Some(Msg::Warn(format!("No hint: {}.", failed.why))),
         }
     }
 
@@ -662,18 +671,24 @@ impl App {
         )))
     }
 
-    /// `side` (an engine) loses by forfeit: it sent an illegal move, ran out of time or died.
-    fn forfeit(&mut self, side: Side, why: &str) -> Option<Msg> {
-        let (lost, failed) = self.session.concede(taikyoku::position::EndReason::Forfeit);
+    /// `side` (an engine) resigned, or loses by forfeit or on time: it sent an illegal move,
+    /// ran out of time or died. The game is saved with that result.
+    fn concede(&mut self, side: Side, failed: Failed) -> Option<Msg> {
+        let (lost, saving) = self.session.concede(failed.reason);
         lost?;
         let at = self.board.cursor_square();
         self.board.moved(&self.session.history, at);
+        let how = match failed.reason {
+            EndReason::Resignation => "resigns".to_string(),
+            r => format!("loses ({})", r.describe()),
+        };
         let text = format!(
-            "{} loses by forfeit: {why}. {} wins.",
+            "{} {how}: {}. {} wins.",
             self.players.label(side),
+            failed.why,
             capital(side.opponent().name())
         );
-        Some(Msg::Warn(match failed {
+        Some(Msg::Warn(match saving {
             Some(e) => format!("{text} {e}"),
             None => text,
         }))
@@ -796,13 +811,16 @@ impl App {
 /// " (eval +0.35, depth 6)": how the computer judged its move.
 fn judged(t: &Thought) -> String {
     let p = &t.progress;
-    match p.score {
-        Some(s) => format!(
-            " (eval {}, depth {})",
-            super::players::score_text(s),
-            p.depth
-        ),
-        None => String::new(),
+    let mut said = Vec::new();
+    if let Some(s) = p.score {
+        said.push(format!("eval {}", super::players::score_text(s)));
+    }
+    if p.depth > 0 {
+        said.push(format!("depth {}", p.depth));
+    }
+    match said.is_empty() {
+        true => String::new(),
+        false => format!(" ({})", said.join(", ")),
     }
 }
 

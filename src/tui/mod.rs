@@ -17,7 +17,6 @@ pub mod panels;
 pub mod players;
 pub mod preview;
 pub mod replay;
-pub mod search_shim;
 pub mod session;
 pub mod status;
 pub mod theme;

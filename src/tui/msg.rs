@@ -5,7 +5,7 @@
 
 use super::dialogs::{ConfirmKind, PromptKind};
 use super::keys::Action;
-use super::players::{Progress, Thought};
+use super::players::{Failed, Progress, Thought};
 use super::preview::Ending;
 use ratatui::crossterm::event::{Event, KeyEvent, MouseEvent};
 use taikyoku::movegen::Move;
@@ -56,7 +56,7 @@ pub enum Msg {
     /// How far the search of job N has got (posted by its thread).
     Progress(u64, Progress),
     /// Job N has finished: its move, or why it has none (an engine's forfeit).
-    Thought(u64, Result<Thought, String>),
+    Thought(u64, Result<Thought, Failed>),
     /// A line for the status bar.
     Say(String),
     /// A line for the status bar that needs attention.

@@ -5,7 +5,6 @@
 //! posts is ignored.
 
 use super::msg::Msg;
-use super::search_shim::{Info, Limits, SearchOptions, Searcher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};
@@ -15,6 +14,8 @@ use taikyoku::geometry::Side;
 use taikyoku::history::History;
 use taikyoku::movegen::Move;
 use taikyoku::notation;
+use taikyoku::position::EndReason;
+use taikyoku::search::{Info, Limits, SearchOptions, Searcher};
 
 /// A strength of the computer: its time per move (and, for the weakest, a depth cap).
 #[derive(Clone, Debug, PartialEq)]
@@ -180,6 +181,23 @@ pub struct Thought {
     pub progress: Progress,
 }
 
+/// Why a side produced no move: it resigned, or it loses by forfeit (an engine's illegal
+/// move, crash or silence) or on time.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Failed {
+    pub reason: EndReason,
+    pub why: String,
+}
+
+impl Failed {
+    fn forfeit(why: impl Into<String>) -> Failed {
+        Failed {
+            reason: EndReason::Forfeit,
+            why: why.into(),
+        }
+    }
+}
+
 /// What the screen shows of the running search.
 #[derive(Clone, Debug)]
 pub struct Thinking {
@@ -212,7 +230,7 @@ impl Brain {
         limits: &Limits,
         stop: &AtomicBool,
         on_progress: &mut dyn FnMut(Progress),
-    ) -> Result<Thought, String> {
+    ) -> Result<Thought, Failed> {
         match self {
             Brain::Search(s) => {
                 let mut on_info = |i: &Info| {
@@ -232,7 +250,7 @@ impl Brain {
                 };
                 match r.best {
                     Some(mv) => Ok(Thought { mv, progress }),
-                    None => Err("it found no move".into()),
+                    None => Err(Failed::forfeit("it found no move")),
                 }
             }
         }
@@ -436,7 +454,15 @@ fn key(h: &History) -> (usize, u64) {
 }
 
 fn new_brain(h: &History) -> Arc<Mutex<Brain>> {
-    let searcher = Searcher::new(h.shared_rules(), SearchOptions::default());
+    // Games vary: the seed breaks ties between equal moves.
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let opts = SearchOptions {
+        seed,
+        ..SearchOptions::default()
+    };
+    let searcher = Searcher::new(h.shared_rules(), opts);
     Arc::new(Mutex::new(Brain::Search(searcher)))
 }
 

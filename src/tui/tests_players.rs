@@ -161,3 +161,15 @@ fn two_computers_play_on_by_themselves_and_the_game_can_end() {
     app.update(Msg::Act(Action::Undo));
     assert_eq!(app.history().point(), n - 1);
 }
+
+#[test]
+fn the_person_against_the_computer_sees_the_board_from_their_side() {
+    let (app, _rx) = sho(computer("3600s"), Player::Human);
+    assert!(app.board.view.flipped, "White at the bottom");
+    assert!(
+        app.players.thinking().is_some(),
+        "Black, the computer, opens"
+    );
+    let (app, _rx) = sho(Player::Human, computer("3600s"));
+    assert!(!app.board.view.flipped);
+}
