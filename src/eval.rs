@@ -191,8 +191,6 @@ pub const CENTRE: i32 = 1;
 pub struct Eval {
     /// Per cell code (kind, side, promoted): the piece's value.
     by_cell: Vec<i32>,
-    /// Per cell code: what promoting the piece adds (0 if it cannot).
-    gain: Vec<i32>,
     /// Per cell code: whether the piece is royal.
     royal: Vec<bool>,
     /// Per side, per mailbox cell: ranks ahead of the side's back rank (0 off the board).
@@ -207,17 +205,11 @@ impl Eval {
         let kinds = &rules.catalogue().kinds;
         let cells = (values.len() + 1) << 2;
         let mut by_cell = vec![0; cells];
-        let mut gain = vec![0; cells];
         let mut royal = vec![false; cells];
         for c in 4..cells {
             if let Some(p) = decode(c as Cell) {
                 by_cell[c] = values[p.kind as usize];
                 royal[c] = kinds[p.kind as usize].royal;
-                if !p.promoted
-                    && let Some(to) = rules.readings[p.kind as usize].promotes_to
-                {
-                    gain[c] = values[to as usize] - values[p.kind as usize];
-                }
             }
         }
         let dims = rules.dims();
@@ -234,7 +226,6 @@ impl Eval {
         }
         Eval {
             by_cell,
-            gain,
             royal,
             ahead,
             off_centre,
