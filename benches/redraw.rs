@@ -6,8 +6,17 @@
 #[path = "../src/analysis.rs"]
 mod analysis;
 #[allow(dead_code, unused_imports)]
+#[path = "../src/atsi_engine.rs"]
+mod atsi_engine;
+#[allow(dead_code, unused_imports)]
 #[path = "../src/cli.rs"]
 mod cli;
+#[allow(dead_code, unused_imports)]
+#[path = "../src/engine_match.rs"]
+mod engine_match;
+#[allow(dead_code, unused_imports)]
+#[path = "../src/host.rs"]
+mod host;
 #[allow(dead_code, unused_imports)]
 #[path = "../src/tui/mod.rs"]
 mod tui;

@@ -69,6 +69,11 @@ pub enum Command {
     Bestmove(crate::analysis::BestmoveArgs),
     /// Print every kind's value as the engine's evaluation derives it from the data.
     Values(crate::analysis::ValuesArgs),
+    /// Be an ATSI v00 engine on stdin/stdout, or over WebSocket with --listen (the ATSA
+    /// site's Play page connects to it).
+    Engine(crate::atsi_engine::EngineArgs),
+    /// Play games between two ATSI engines: records, a line per game, score and Elo.
+    Match(crate::engine_match::MatchArgs),
 }
 
 #[derive(Subcommand, Debug)]
@@ -514,8 +519,12 @@ pub fn run(
             refuse_rules(&rs, &a.file)?;
             check(g, a)
         }
+        Some(Command::Engine(a)) => {
+            crate::atsi_engine::run(load_rules(g, &rs)?, &a).map_err(CliError::Usage)
+        }
         Some(Command::Bestmove(a)) => crate::analysis::bestmove(g, &rs, a),
         Some(Command::Values(a)) => crate::analysis::values(g, &rs, a),
+        Some(Command::Match(a)) => crate::engine_match::run(load_rules(g, &rs)?, a),
     }
 }
 
@@ -872,12 +881,11 @@ fn check(g: &GameArgs, a: CheckArgs) -> Result<(), CliError> {
     out(&format!("{}: every move is legal", a.file.display()))?;
     out(&format!("rules: {}", record.rules))?;
     out(&format!("moves: {}", h.point()))?;
-    out(&format!(
-        "result: {}",
-        h.outcome().map_or("none (the game goes on)".into(), |o| {
-            record::describe_outcome(Some(o))
-        })
-    ))?;
+    let result = match (h.outcome(), record.draw) {
+        (None, None) => "none (the game goes on)".into(),
+        (outcome, draw) => record::describe_result(outcome, draw),
+    };
+    out(&format!("result: {result}"))?;
     out(&format!("to move: {}", pos.to_move()))?;
     out(&format!(
         "position: {}",

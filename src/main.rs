@@ -2,7 +2,10 @@
 //! is the library; nothing here decides a rule.
 
 mod analysis;
+mod atsi_engine;
 mod cli;
+mod engine_match;
+mod host;
 mod tui;
 
 use clap::Parser;

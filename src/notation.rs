@@ -406,6 +406,42 @@ pub fn parse_tsfen(rules: &Rules, s: &str) -> Result<Position, NotationError> {
     Ok(pos)
 }
 
+/// Writes a position as an ATSA TSFEN (see [`parse_tsfen`]), or `None` when a piece has no
+/// ATSA code (a game or piece their programs do not know). A promoted piece is written as
+/// the kind it became: TSFEN cannot say it promoted. The move counter is the number of moves
+/// played, made odd or even to say who moves.
+pub fn tsfen_string(rules: &Rules, pos: &Position) -> Option<String> {
+    let dims = pos.dims();
+    let mut rows = Vec::with_capacity(dims.ranks as usize);
+    for y in (0..dims.ranks as i32).rev() {
+        let mut cells: Vec<String> = Vec::new();
+        let mut empty = 0;
+        for x in 0..dims.files as i32 {
+            let sq = dims.square(x, y).expect("on the board");
+            let Some(p) = pos.piece_at(sq) else {
+                empty += 1;
+                continue;
+            };
+            if empty > 0 {
+                cells.push(empty.to_string());
+                empty = 0;
+            }
+            let code = rules.catalogue().kind(p.kind).atsa_code.as_deref()?;
+            cells.push(match p.side {
+                Side::Black => code.to_ascii_lowercase(),
+                Side::White => code.to_ascii_uppercase(),
+            });
+        }
+        if empty > 0 {
+            cells.push(empty.to_string());
+        }
+        rows.push(cells.join(","));
+    }
+    let white = u32::from(pos.to_move() == Side::White);
+    let counter = pos.ply + ((pos.ply % 2) ^ white);
+    Some(format!("{} {counter}", rows.join("/")))
+}
+
 /// A cell of a TSFEN: a run of empty squares, or an ATSA code (lower case for Black) with an
 /// optional count of equal pieces.
 fn tsfen_cell(rules: &Rules, cell: &str) -> Result<Cells, NotationError> {

@@ -63,8 +63,11 @@ pub struct Record {
     /// RFC 3339 UTC dates (may be empty in hand-written records).
     pub started: String,
     pub updated: String,
-    /// How the game ended, if it has.
+    /// How the game ended, if it has a winner.
     pub outcome: Option<Outcome>,
+    /// How the game ended without a winner, if it did (the rules know no draw: a host
+    /// that stops a game does).
+    pub draw: Option<DrawReason>,
     moves: Vec<String>,
     places: Places,
 }
@@ -193,6 +196,8 @@ pub enum Warning {
         recorded: Option<Outcome>,
         replayed: Option<Outcome>,
     },
+    /// The record says the game was drawn, but its moves end it with a winner.
+    DrawDiffers { draw: DrawReason, replayed: Outcome },
 }
 
 impl fmt::Display for Warning {
@@ -210,6 +215,12 @@ impl fmt::Display for Warning {
                 "the record says {}, but its moves give {}",
                 describe_outcome(*recorded),
                 describe_outcome(*replayed)
+            ),
+            Warning::DrawDiffers { draw, replayed } => write!(
+                f,
+                "the record says the game was drawn ({}), but its moves give {}",
+                draw.name(),
+                describe_outcome(Some(*replayed))
             ),
         }
     }
@@ -247,6 +258,36 @@ const TERMINATIONS: [EndReason; 5] = [
     EndReason::Forfeit,
 ];
 
+/// Why a game ended in a draw (`result = "draw"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DrawReason {
+    /// A host stopped the game at its move limit.
+    MoveLimit,
+}
+
+impl DrawReason {
+    /// The `termination` value.
+    pub fn name(self) -> &'static str {
+        match self {
+            DrawReason::MoveLimit => "move limit",
+        }
+    }
+}
+
+const DRAW_REASONS: [DrawReason; 1] = [DrawReason::MoveLimit];
+
+/// The `result` value of a draw.
+const DRAW: &str = "draw";
+
+/// How a record says its game ended: "black won (resignation)", "draw (move limit)", or "no
+/// result" while the game goes on.
+pub fn describe_result(outcome: Option<Outcome>, draw: Option<DrawReason>) -> String {
+    match draw {
+        Some(d) if outcome.is_none() => format!("draw ({})", d.name()),
+        _ => describe_outcome(outcome),
+    }
+}
+
 fn now() -> String {
     humantime::format_rfc3339_seconds(SystemTime::now()).to_string()
 }
@@ -279,6 +320,7 @@ impl Record {
             started: now.clone(),
             updated: now,
             outcome: None,
+            draw: None,
             moves: Vec::new(),
             places: Places::default(),
         };
@@ -405,7 +447,7 @@ impl Record {
                 ));
             }
         }
-        let outcome = parse_outcome(&src, raw.result.as_ref(), raw.termination.as_ref())?;
+        let (outcome, draw) = parse_outcome(&src, raw.result.as_ref(), raw.termination.as_ref())?;
         Ok(Record {
             game: raw.game.get_ref().clone(),
             rules: raw.rules.get_ref().clone(),
@@ -418,6 +460,7 @@ impl Record {
             started: raw.started.map(Spanned::into_inner).unwrap_or_default(),
             updated: raw.updated.map(Spanned::into_inner).unwrap_or_default(),
             outcome,
+            draw,
             places: Places {
                 file: name.to_string(),
                 game: place(&raw.game),
@@ -435,9 +478,10 @@ impl Record {
 
     /// The record as TOML: a fixed layout, one move per line, `moves` last.
     pub fn to_toml(&self) -> String {
-        let (result, termination) = match self.outcome {
-            Some(o) => (o.winner.name(), termination_name(o.reason)),
-            None => ("", ""),
+        let (result, termination) = match (self.outcome, self.draw) {
+            (Some(o), _) => (o.winner.name(), termination_name(o.reason)),
+            (None, Some(d)) => (DRAW, d.name()),
+            (None, None) => ("", ""),
         };
         let mut s =
             String::with_capacity(400 + self.moves.iter().map(|m| m.len() + 5).sum::<usize>());
@@ -575,7 +619,9 @@ impl Record {
             history.concede(o.reason);
         }
         let outcome = history.outcome();
-        if outcome != self.outcome {
+        if let (Some(draw), Some(replayed)) = (self.draw, outcome) {
+            warnings.push(Warning::DrawDiffers { draw, replayed });
+        } else if outcome != self.outcome {
             warnings.push(Warning::ResultDiffers {
                 recorded: self.outcome,
                 replayed: outcome,
@@ -588,52 +634,64 @@ fn value(s: Option<&Spanned<String>>) -> &str {
     s.map_or("", |s| s.get_ref().as_str())
 }
 
+/// The `result` and `termination` values: a winner and how, a draw and why, or neither.
 fn parse_outcome(
     src: &Source,
     result: Option<&Spanned<String>>,
     termination: Option<&Spanned<String>>,
-) -> Result<Option<Outcome>, DataError> {
-    let winner = match value(result) {
-        "" => None,
-        "black" => Some(Side::Black),
-        "white" => Some(Side::White),
-        r => {
-            return Err(src.error_span(
-                &result.expect("a value").span(),
-                format!("result {r:?}: expected \"\", \"black\" or \"white\""),
-            ));
+) -> Result<(Option<Outcome>, Option<DrawReason>), DataError> {
+    let at = |s: Option<&Spanned<String>>, message: String| {
+        src.error_span(&s.expect("a value").span(), message)
+    };
+    let expected = |names: Vec<&str>| {
+        names
+            .iter()
+            .map(|n| format!("{n:?}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let (r, t) = (value(result), value(termination));
+    match (r, t) {
+        ("", "") => Ok((None, None)),
+        ("", _) => Err(at(
+            termination,
+            "a termination needs a result (who won)".into(),
+        )),
+        (_, "") => Err(at(
+            result,
+            "a result needs a termination (how the game ended)".into(),
+        )),
+        (DRAW, t) => {
+            let draw = DRAW_REASONS.into_iter().find(|d| d.name() == t);
+            let names = DRAW_REASONS.map(DrawReason::name).to_vec();
+            draw.map(|d| (None, Some(d))).ok_or_else(|| {
+                at(
+                    termination,
+                    format!("termination {t:?} of a draw: expected {}", expected(names)),
+                )
+            })
         }
-    };
-    let reason = match value(termination) {
-        "" => None,
-        t => Some(
-            TERMINATIONS
-                .into_iter()
-                .find(|&r| termination_name(r) == t)
-                .ok_or_else(|| {
-                    src.error_span(
-                        &termination.expect("a value").span(),
-                        format!(
-                            "termination {t:?}: expected \"\", {}",
-                            TERMINATIONS
-                                .map(|r| format!("{:?}", termination_name(r)))
-                                .join(", ")
-                        ),
-                    )
-                })?,
-        ),
-    };
-    match (winner, reason) {
-        (None, None) => Ok(None),
-        (Some(winner), Some(reason)) => Ok(Some(Outcome { winner, reason })),
-        (Some(_), None) => Err(src.error_span(
-            &result.expect("a value").span(),
-            "a result needs a termination (how the game ended)",
-        )),
-        (None, Some(_)) => Err(src.error_span(
-            &termination.expect("a value").span(),
-            "a termination needs a result (who won)",
-        )),
+        (r, t) => {
+            let winner = match r {
+                "black" => Side::Black,
+                "white" => Side::White,
+                r => {
+                    return Err(at(
+                        result,
+                        format!("result {r:?}: expected \"\", \"black\", \"white\" or \"draw\""),
+                    ));
+                }
+            };
+            let reason = TERMINATIONS.into_iter().find(|&e| termination_name(e) == t);
+            let names = TERMINATIONS.map(termination_name).to_vec();
+            let reason = reason.ok_or_else(|| {
+                at(
+                    termination,
+                    format!("termination {t:?}: expected {}", expected(names)),
+                )
+            })?;
+            Ok((Some(Outcome { winner, reason }), None))
+        }
     }
 }
 
@@ -718,6 +776,31 @@ mod tests {
     }
 
     #[test]
+    fn a_draw_is_kept_and_replayed() {
+        let h = game(&["19.26-19.25"]);
+        let mut rec = Record::new(&h);
+        rec.draw = Some(DrawReason::MoveLimit);
+        let text = rec.to_toml();
+        assert!(text.contains("result = \"draw\"\ntermination = \"move limit\"\n"));
+        let back = Record::parse("g", &text).unwrap();
+        assert_eq!(
+            (back.outcome, back.draw),
+            (None, Some(DrawReason::MoveLimit))
+        );
+        assert_eq!(
+            describe_result(back.outcome, back.draw),
+            "draw (move limit)"
+        );
+        assert!(back.replay(&h.rules().game).unwrap().warnings.is_empty());
+        let bad = text.replace("\"move limit\"", "\"resignation\"");
+        let e = Record::parse("g", &bad).unwrap_err();
+        assert!(
+            e.message.contains("of a draw: expected \"move limit\""),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn a_forfeit_and_the_players_are_kept_and_old_records_still_load() {
         let mut h = game(&["19.26-19.25"]);
         assert_eq!(h.concede(EndReason::Forfeit), Some(Side::White));
@@ -782,7 +865,10 @@ mod tests {
         let bad = text.replace("result = \"\"", "result = \"black\"");
         let e = Record::parse("g", &bad).unwrap_err();
         assert!(e.message.contains("needs a termination"), "{e}");
-        let bad = text.replace("termination = \"\"", "termination = \"boredom\"");
+        let bad = text.replace(
+            "result = \"\"\ntermination = \"\"",
+            "result = \"white\"\ntermination = \"boredom\"",
+        );
         let e = Record::parse("g", &bad).unwrap_err();
         assert!(e.message.contains("\"resignation\""), "{e}");
         let bad = text.replace(&rec.started, "yesterday");

@@ -124,3 +124,30 @@ fn the_lion_jumps_and_takes_two_steps() {
     assert_eq!(m.iter().filter(|m| m.path().is_empty()).count(), 24);
     assert_eq!(m.iter().filter(|m| m.path().len() == 1).count(), 64);
 }
+
+/// Their positions written back as TSFEN (what a host sends an ATSI engine with `startgame`)
+/// read as the same positions, Black or White to move.
+#[test]
+fn tsfens_written_read_back_as_the_same_positions() {
+    let r = rules("atsa");
+    let start = r.start_position();
+    let lines = DATA
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty());
+    for line in lines.step_by(8).chain(std::iter::once("")) {
+        let p = match line.splitn(3, ' ').nth(2) {
+            Some(tsfen) => taikyoku::notation::parse_tsfen(r, tsfen).unwrap(),
+            None => start.clone(),
+        };
+        let written = taikyoku::notation::tsfen_string(r, &p).unwrap();
+        let back = taikyoku::notation::parse_tsfen(r, &written).unwrap();
+        assert_eq!(back, p, "{written}");
+    }
+    let sho = Rules::builtin("sho", "standard").unwrap();
+    let p = sho.start_position();
+    assert_eq!(
+        taikyoku::notation::tsfen_string(&sho, &p),
+        None,
+        "no ATSA codes"
+    );
+}

@@ -10,6 +10,10 @@ use taikyoku::movegen::Move;
 use taikyoku::position::{Piece, Position};
 use taikyoku::rules::Rules;
 
+mod fake_engine;
+#[allow(unused_imports)]
+pub use fake_engine::fake_engine;
+
 pub const B: Side = Side::Black;
 pub const W: Side = Side::White;
 

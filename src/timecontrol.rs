@@ -1,0 +1,166 @@
+//! Time controls and the clocks a host keeps for both sides: a base time and an increment added
+//! after every move (Fischer), written `BASE+INC` in seconds (`60+1`, `0.5+0.1`, `300`).
+
+use crate::geometry::Side;
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+/// Base time and increment per move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    pub base: Duration,
+    pub increment: Duration,
+}
+
+/// A time control that could not be read.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[error("time control {text:?}: {reason}; expected BASE+INC in seconds, such as 60+1 or 0.5+0.1")]
+pub struct TimeControlError {
+    pub text: String,
+    pub reason: String,
+}
+
+/// The longest base or increment accepted: a week.
+const MAX_SECONDS: f64 = 7.0 * 24.0 * 3600.0;
+
+impl FromStr for TimeControl {
+    type Err = TimeControlError;
+
+    fn from_str(s: &str) -> Result<TimeControl, TimeControlError> {
+        let error = |reason: String| TimeControlError {
+            text: s.to_string(),
+            reason,
+        };
+        let (base, inc) = s.split_once('+').unwrap_or((s, "0"));
+        let seconds = |part: &str, what: &str| -> Result<Duration, TimeControlError> {
+            let v: f64 = part
+                .trim()
+                .parse()
+                .ok()
+                .filter(|v: &f64| !part.trim().starts_with('+') && v.is_finite())
+                .ok_or_else(|| error(format!("the {what} {part:?} is not a number")))?;
+            if !(0.0..=MAX_SECONDS).contains(&v) {
+                return Err(error(format!(
+                    "the {what} must be between 0 and {MAX_SECONDS} seconds"
+                )));
+            }
+            Ok(Duration::from_secs_f64(v))
+        };
+        let tc = TimeControl {
+            base: seconds(base, "base")?,
+            increment: seconds(inc, "increment")?,
+        };
+        if tc.base.is_zero() {
+            return Err(error("the base time must be more than 0".into()));
+        }
+        Ok(tc)
+    }
+}
+
+impl fmt::Display for TimeControl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}+{}",
+            self.base.as_secs_f64(),
+            self.increment.as_secs_f64()
+        )
+    }
+}
+
+/// Both sides' remaining time under a time control.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clocks {
+    pub control: TimeControl,
+    remaining: [Duration; 2],
+}
+
+/// What a clock says after a move: still running, or the flag fell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flag {
+    InTime,
+    /// The side used more than it had (beyond the margin).
+    Fallen,
+}
+
+impl Clocks {
+    pub fn new(control: TimeControl) -> Clocks {
+        Clocks {
+            control,
+            remaining: [control.base; 2],
+        }
+    }
+
+    /// A side's remaining time.
+    pub fn remaining(&self, side: Side) -> Duration {
+        self.remaining[side.index()]
+    }
+
+    /// Charges `side` for a move that took `used`: its flag falls if that is more than it had
+    /// plus `margin` (latency a host forgives); otherwise it gets the increment.
+    pub fn charge(&mut self, side: Side, used: Duration, margin: Duration) -> Flag {
+        let left = &mut self.remaining[side.index()];
+        if used > *left + margin {
+            *left = Duration::ZERO;
+            return Flag::Fallen;
+        }
+        *left = left.saturating_sub(used) + self.control.increment;
+        Flag::InTime
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tc(s: &str) -> TimeControl {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn reads_base_and_increment() {
+        assert_eq!(tc("60+1").base, Duration::from_secs(60));
+        assert_eq!(tc("60+1").increment, Duration::from_secs(1));
+        assert_eq!(tc("0.5+0.1").base, Duration::from_millis(500));
+        assert_eq!(tc("0.5+0.1").increment, Duration::from_millis(100));
+        assert_eq!(tc("300").increment, Duration::ZERO);
+        assert_eq!(tc("60+1").to_string(), "60+1");
+        assert_eq!(tc("0.5+0.1").to_string(), "0.5+0.1");
+    }
+
+    #[test]
+    fn refuses_what_is_not_a_time_control() {
+        for bad in [
+            "", "+1", "60+", "a+1", "60+b", "-1+0", "60+-1", "0+1", "inf+1", "NaN", "1e9+0",
+            "60++1",
+        ] {
+            let e = bad.parse::<TimeControl>().unwrap_err();
+            assert_eq!(e.text, bad);
+            assert!(e.to_string().contains("BASE+INC"), "{e}");
+        }
+    }
+
+    #[test]
+    fn clocks_charge_add_the_increment_and_flag() {
+        let mut c = Clocks::new(tc("1+0.5"));
+        let margin = Duration::from_millis(100);
+        assert_eq!(
+            c.charge(Side::Black, Duration::from_millis(800), margin),
+            Flag::InTime
+        );
+        assert_eq!(c.remaining(Side::Black), Duration::from_millis(700));
+        assert_eq!(c.remaining(Side::White), Duration::from_secs(1));
+        // Late but within the margin: in time, with nothing left but the increment.
+        assert_eq!(
+            c.charge(Side::Black, Duration::from_millis(750), margin),
+            Flag::InTime
+        );
+        assert_eq!(c.remaining(Side::Black), Duration::from_millis(500));
+        assert_eq!(
+            c.charge(Side::Black, Duration::from_millis(601), margin),
+            Flag::Fallen
+        );
+        assert_eq!(c.remaining(Side::Black), Duration::ZERO);
+    }
+}

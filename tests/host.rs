@@ -1,0 +1,178 @@
+//! `taikyoku match` between scripted ATSI engines (`tests/data/fake_engine.sh`, run with `sh`):
+//! each way an engine can lose, draws at the move limit, the records `taikyoku check` accepts
+//! and the final table.
+
+mod common;
+use common::*;
+use std::path::Path;
+
+/// `n` pawn pushes for a side (Black's pawns stand on rank 26 = z, White's on rank 11 = k).
+fn pushes(n: usize) -> (Vec<String>, Vec<String>) {
+    let black = (1..=n).map(|f| format!("echo 'move {f}z {f}y'")).collect();
+    let white = (1..=n).map(|f| format!("echo 'move {f}k {f}l'")).collect();
+    (black, white)
+}
+
+/// An engine that pushes pawns as either side.
+fn pusher(name: &str) -> String {
+    let (b, w) = pushes(30);
+    fake_engine(name, &b, &w)
+}
+
+/// An engine that pushes pawns `n` times, then does `then` on its next turn, as either side.
+fn failing(name: &str, n: usize, then: &str) -> String {
+    let (mut b, mut w) = pushes(n);
+    b.push(then.into());
+    w.push(then.into());
+    fake_engine(name, &b, &w)
+}
+
+fn run_match(dir: &Path, engines: [&str; 2], extra: &[&str]) -> std::process::Output {
+    let out = dir.to_str().unwrap();
+    let mut args = vec![
+        "match", "--rules", "atsa", "--engine", engines[0], "--engine", engines[1], "--out", out,
+    ];
+    args.extend(extra);
+    run(&args)
+}
+
+fn check(file: &Path) -> String {
+    ok(&["check", file.to_str().unwrap()])
+}
+
+/// Two games at once: the lines come as games end, the records and the table in order.
+#[test]
+fn a_crash_loses_every_game_whatever_the_colour() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = run_match(
+        dir.path(),
+        [&pusher("Steady"), &failing("Crashy", 2, "exit 3")],
+        &["--games", "2", "--time", "5+0", "--concurrency", "2"],
+    );
+    let text = stdout(&o);
+    assert!(o.status.success(), "{text}{}", stderr(&o));
+    assert!(
+        text.contains("Game 1/2: Steady vs Crashy: 1-0 (White forfeits: its engine crashed (exited with status 3); 5 moves)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Game 2/2: Crashy vs Steady: 0-1 (Black forfeits: its engine crashed (exited with status 3); 4 moves)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Score of Steady vs Crashy: 2 - 0 - 0  [1.000] 2"),
+        "{text}"
+    );
+    assert!(text.contains("Elo difference: inf +/- n/a"), "{text}");
+    let table = text.lines().find(|l| l.starts_with("Steady ")).unwrap();
+    assert_eq!(
+        table.split_whitespace().collect::<Vec<_>>(),
+        ["Steady", "2", "2", "0", "0", "2"]
+    );
+    let one = check(&dir.path().join("game-001.toml"));
+    assert!(
+        one.contains("moves: 5\nresult: black won (forfeit)"),
+        "{one}"
+    );
+    let two = check(&dir.path().join("game-002.toml"));
+    assert!(two.contains("result: white won (forfeit)"), "{two}");
+    let record = std::fs::read_to_string(dir.path().join("game-001.toml")).unwrap();
+    assert!(
+        record.contains("black = \"Steady\"\nwhite = \"Crashy\""),
+        "{record}"
+    );
+    let log = std::fs::read_to_string(dir.path().join("engines.log")).unwrap();
+    assert!(
+        log.contains("[game 2 black] # crashed: exited with status 3"),
+        "{log}"
+    );
+}
+
+#[test]
+fn illegal_moves_garbage_hangs_and_resignations_lose_with_their_reason() {
+    for (then, why, termination) in [
+        (
+            "echo 'move 30z 30w'",
+            "White forfeits: its engine played an illegal move \"30z 30w\"",
+            "forfeit",
+        ),
+        (
+            "echo 'hello there'",
+            "White forfeits: its engine sent garbage \"hello there\"",
+            "forfeit",
+        ),
+        (
+            "sleep 30",
+            "White lost on time: sent no move within",
+            "time forfeit",
+        ),
+        (
+            "echo 'resign tired'",
+            "White resigned (tired)",
+            "resignation",
+        ),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let bad = failing("Bad", 1, then);
+        let o = run_match(
+            dir.path(),
+            [&pusher("Good"), &bad],
+            &["--games", "1", "--time", "0.4+0.1"],
+        );
+        let text = stdout(&o);
+        assert!(o.status.success(), "{text}{}", stderr(&o));
+        assert!(
+            text.contains(&format!("Game 1/1: Good vs Bad: 1-0 ({why}")),
+            "{then}: {text}"
+        );
+        let rec = check(&dir.path().join("game-001.toml"));
+        assert!(
+            rec.contains(&format!("result: black won ({termination})")),
+            "{rec}"
+        );
+    }
+}
+
+#[test]
+fn a_game_still_going_at_the_move_limit_is_drawn() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = run_match(
+        dir.path(),
+        [&pusher("Same"), &pusher("Same")],
+        &["--games", "1", "--time", "5+0", "--max-moves", "6"],
+    );
+    let text = stdout(&o);
+    assert!(o.status.success(), "{text}{}", stderr(&o));
+    assert!(
+        text.contains("Game 1/1: Same #1 vs Same #2: 1/2-1/2 (move limit of 6 moves; 6 moves)"),
+        "{text}"
+    );
+    assert!(text.contains("Elo difference: 0.0 +/- 0.0"), "{text}");
+    let rec = check(&dir.path().join("game-001.toml"));
+    assert!(rec.contains("moves: 6\nresult: draw (move limit)"), "{rec}");
+    // The records are not overwritten by another match.
+    let o = run_match(
+        dir.path(),
+        [&pusher("Same"), &pusher("Same")],
+        &["--games", "1", "--time", "5+0"],
+    );
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("already exists"), "{}", stderr(&o));
+}
+
+#[test]
+fn bad_match_arguments_are_refused_clearly() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = run_match(dir.path(), [&pusher("A"), &pusher("B")], &["--time", "1+x"]);
+    assert!(stderr(&o).contains("expected BASE+INC"), "{}", stderr(&o));
+    let out = dir.path().to_str().unwrap();
+    let o = run(&["match", "--engine", "x", "--time", "1", "--out", out]);
+    assert!(stderr(&o).contains("exactly two engines"), "{}", stderr(&o));
+    let o = run_match(dir.path(), ["exit 0", &pusher("B")], &["--time", "1"]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("engine 1 (`exit 0`) crashed"),
+        "{}",
+        stderr(&o)
+    );
+}
