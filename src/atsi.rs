@@ -747,9 +747,10 @@ impl PieceMoves {
 }
 
 /// A move as ATSI writes it: its start, the steps only where the destination alone would
-/// stand for another outcome (ATSA's host takes every step listed as a square emptied and
-/// promotes on a step in the zone, so they are never written without need), its destination,
-/// and `+`/`=` only where promotion is a choice and the default would be wrong.
+/// stand for another outcome or the move comes back to its start (ATSA's host takes every
+/// step listed as a square emptied and promotes on a step in the zone, so they are never
+/// written without need), its destination, and `+`/`=` only where promotion is a choice and
+/// the default would be wrong.
 pub fn move_to_atsi(rules: &Rules, pos: &Position, m: &Move) -> String {
     atsi_move(rules, pos, m).to_string()
 }
@@ -765,6 +766,9 @@ pub fn atsi_move(rules: &Rules, pos: &Position, m: &Move) -> AtsiMove {
             .is_some_and(|r| outcome(&r, dims) == want)
     };
     let suffix = Some(m.promotes());
+    // A move back to its start (igui, a pass) always names its step: ATSA's host reads
+    // `A A` as taking the piece on A, its own.
+    let returns = m.from == m.to && !m.path().is_empty();
     let (steps, promote) = [
         (&[][..], None),
         (&[][..], suffix),
@@ -772,6 +776,7 @@ pub fn atsi_move(rules: &Rules, pos: &Position, m: &Move) -> AtsiMove {
         (m.path(), suffix),
     ]
     .into_iter()
+    .filter(|(s, _)| !(returns && s.is_empty()))
     .find(|&(s, p)| same(s, p))
     .unwrap_or((m.path(), suffix));
     let squares = std::iter::once(m.from)
@@ -1501,7 +1506,10 @@ mod tests {
             jump.iter()
                 .any(|m| m.path().is_empty() && host.judges(r, &blocked, m))
         );
-        // Igui and the pass through an adjacent square are fine.
+        // Igui and the pass through an adjacent square are fine, written with their step.
+        for m in to(&blocked, "18r") {
+            assert_eq!(move_to_atsi(r, &blocked, &m).split(' ').count(), 3);
+        }
         assert!(
             to(&blocked, "18r")
                 .iter()

@@ -20,6 +20,7 @@ use taikyoku::position::{Piece, Position};
 use taikyoku::record::{self, Record, RecordError, Replay};
 use taikyoku::rules::{Rules, RulesError};
 use taikyoku::store::{self, Overwrite, StoreError};
+use taikyoku::timecontrol::TimeControl;
 
 /// Taikyoku shōgi (大局将棋), the largest historical chess game, in a terminal.
 #[derive(Parser, Debug)]
@@ -141,6 +142,10 @@ pub struct PlayersArgs {
     /// Who plays White: human (the default), computer[:LEVEL] or an ATSI engine's command.
     #[arg(long, value_name = "PLAYER", value_parser = Player::parse)]
     pub white: Option<Player>,
+    /// The time control an engine plays by: BASE+INC in seconds (default 120+2); it loses when
+    /// its clock runs out.
+    #[arg(long, value_name = "BASE+INC")]
+    pub time: Option<TimeControl>,
 }
 
 impl PlayersArgs {
@@ -210,6 +215,8 @@ pub struct PlayOptions {
     /// Who plays Black and White, where the command line says (else a person, or who
     /// played the record).
     pub players: [Option<Player>; 2],
+    /// An engine's time control (`--time`).
+    pub engine_time: Option<TimeControl>,
 }
 
 #[derive(Args, Debug)]
@@ -420,6 +427,7 @@ fn open_record(
         read_only,
         offer_resume: false,
         players: players.sides(),
+        engine_time: players.time,
     };
     Ok(play(rules, pos, options)?)
 }
@@ -477,6 +485,7 @@ pub fn run(
                 game,
                 read_only: false,
                 players: a.players.sides(),
+                engine_time: a.players.time,
             };
             Ok(play(rules, pos, options)?)
         }

@@ -225,6 +225,12 @@ impl EngineProcess {
         &self.name
     }
 
+    /// Its process id, which is also its process group's: the terminal game kills the group
+    /// when it quits while the engine thinks (a wait for a move cannot be interrupted).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     fn handshake(&mut self) -> Result<(), HostError> {
         let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
         self.send(&HostCommand::AtsiInit {

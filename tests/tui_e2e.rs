@@ -486,3 +486,114 @@ fn quitting_while_the_computer_thinks_stops_it_and_restores_the_terminal() {
         assert_restored(&s);
     }
 }
+
+#[test]
+fn an_engine_that_sends_an_illegal_move_loses_and_the_game_is_saved() {
+    if !have_tmux() {
+        eprintln!("tmux is not installed: skipping the end-to-end test");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    // A scripted ATSI engine: the handshake, then an impossible move on its first turn.
+    let engine = dir.path().join("engine.sh");
+    std::fs::write(
+        &engine,
+        "while read -r cmd rest; do case \"$cmd\" in \
+         atsiinit) echo atsiok ;; identify) echo 'info fakeengine' ;; \
+         opmove) echo 'move 1a 36jj' ;; quit) exit 0 ;; esac; done\n",
+    )
+    .unwrap();
+    let args = format!("play --white \"sh {}\" --time 30+1", engine.display());
+    let t = Tmux::start("engine", &command(dir.path(), "", &args), 240, 70).expect("tmux starts");
+    t.wait_for("Black to move");
+    for _ in 0..10 {
+        t.keys(&["k"]);
+    }
+    t.keys(&["Enter", "k", "Enter"]);
+    let s = t.wait_for("wins");
+    assert!(
+        s.contains("fakeengine (White) loses (forfeit): played an illegal move"),
+        "{s}"
+    );
+    assert!(s.contains("Black won"), "{s}");
+    t.keys(&["q"]);
+    let s = t.wait_for("REPORTED");
+    assert!(s.contains("EXIT=0"), "{s}");
+    let saved = std::fs::read_dir(dir.path().join("data/autosave"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let text = std::fs::read_to_string(&saved).unwrap();
+    assert!(text.contains("white = \"fakeengine\""), "{text}");
+    assert!(
+        text.contains("result = \"black\"\ntermination = \"forfeit\""),
+        "{text}"
+    );
+    let log = std::fs::read_to_string(dir.path().join("data/engines.log")).unwrap();
+    assert!(log.contains("move 1a 36jj"), "{log}");
+}
+
+/// A scripted ATSI engine in `dir` that answers the handshake, writes its process id to
+/// `dir/engine.pid` and never moves.
+fn silent_engine(dir: &std::path::Path) -> String {
+    let engine = dir.join("silent.sh");
+    std::fs::write(
+        &engine,
+        format!(
+            "echo $$ > {}/engine.pid\nwhile read -r cmd rest; do case \"$cmd\" in \
+             atsiinit) echo atsiok ;; identify) echo 'info silent' ;; esac; done\n",
+            dir.display()
+        ),
+    )
+    .unwrap();
+    format!("sh {}", engine.display())
+}
+
+#[test]
+fn an_engine_that_hangs_loses_on_time_and_quitting_kills_it() {
+    if !have_tmux() {
+        eprintln!("tmux is not installed: skipping the end-to-end test");
+        return;
+    }
+    // Past its clock (1 s and the margin), it loses on time.
+    let dir = tempfile::tempdir().unwrap();
+    let args = format!("play --black \"{}\" --time 1+0", silent_engine(dir.path()));
+    let t = Tmux::start("hang", &command(dir.path(), "", &args), 240, 70).expect("tmux starts");
+    let s = t.wait_for("silent (Black) thinks");
+    assert!(s.contains("clock 0:0"), "its clock shows:\n{s}");
+    let s = t.wait_for("wins");
+    assert!(
+        s.contains("silent (Black) loses (time forfeit): sent no move within"),
+        "{s}"
+    );
+    drop(t);
+    // Quitting while it thinks kills it at once.
+    let dir = tempfile::tempdir().unwrap();
+    let args = format!(
+        "play --black \"{}\" --time 600+0",
+        silent_engine(dir.path())
+    );
+    let t = Tmux::start("hang-quit", &command(dir.path(), "", &args), 80, 24).expect("tmux starts");
+    t.wait_for("silent (Black) thinks");
+    let pid = std::fs::read_to_string(dir.path().join("engine.pid")).unwrap();
+    let alive = || {
+        Command::new("kill")
+            .args(["-0", pid.trim()])
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    assert!(alive());
+    let asked = Instant::now();
+    t.keys(&["q"]);
+    let s = t.wait_for("REPORTED");
+    assert!(s.contains("EXIT=0"), "{s}");
+    assert!(
+        asked.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        asked.elapsed()
+    );
+    assert_restored(&s);
+    assert!(!alive(), "the engine is killed");
+}

@@ -91,6 +91,15 @@ impl App {
         }
     }
 
+    /// Names `side`'s player in the record (an engine by the name it gives).
+    pub fn name_player(&mut self, side: Side, name: &str) {
+        let r = &mut self.session.record;
+        match side {
+            Side::Black => r.black = name.to_string(),
+            Side::White => r.white = name.to_string(),
+        }
+    }
+
     /// Who plays each side: a computer or an engine is named in the record (its name and
     /// how it plays, so that resuming the game goes on against it).
     pub fn set_players(&mut self, sides: [Player; 2]) {
@@ -326,6 +335,11 @@ impl App {
                 None => Some(Msg::warn("Nothing to redo.")),
             },
             Action::MoveNow => Some(match self.players.thinking().map(|t| t.side) {
+                Some(side) if self.players.is_engine(side) => Msg::Warn(format!(
+                    "{} moves in its own time ({}).",
+                    self.players.label(side),
+                    self.players.clock(side).unwrap_or_default()
+                )),
                 Some(side) if self.players.move_now() => {
                     Msg::Say(format!("{} moves now.", self.players.label(side)))
                 }
@@ -546,7 +560,14 @@ impl App {
         };
         let danger = self.danger_note();
         let n = h.point();
-        let text = format!("{}{}", played.text, thought.map_or(String::new(), judged));
+        let clock = thought
+            .and_then(|_| self.players.clock(played.side))
+            .map_or(String::new(), |c| format!(", {c}"));
+        let text = format!(
+            "{}{}{clock}",
+            played.text,
+            thought.map_or(String::new(), judged)
+        );
         Some(said(
             failed,
             match h.outcome() {
@@ -636,6 +657,13 @@ impl App {
     fn thought(&mut self, id: u64, result: Result<Thought, Failed>) -> Option<Msg> {
         let (side, purpose) = self.players.finished(id)?;
         match (purpose, result) {
+            (Purpose::Move, Ok(t)) if !self.players.charge(side, t.elapsed) => self.concede(
+                side,
+                Failed {
+                    reason: EndReason::Time,
+                    why: "its clock ran out".into(),
+                },
+            ),
             (Purpose::Move, Ok(t)) => self.play_as(t.mv, Some(&t)),
             (Purpose::Move, Err(failed)) => self.concede(side, failed),
             (Purpose::Hint, Ok(t)) => {
@@ -682,10 +710,13 @@ impl App {
             EndReason::Resignation => "resigns".to_string(),
             r => format!("loses ({})", r.describe()),
         };
+        let why = match failed.why.as_str() {
+            "" => String::new(),
+            why => format!(": {why}"),
+        };
         let text = format!(
-            "{} {how}: {}. {} wins.",
+            "{} {how}{why}. {} wins.",
             self.players.label(side),
-            failed.why,
             capital(side.opponent().name())
         );
         Some(Msg::Warn(match saving {

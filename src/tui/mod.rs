@@ -10,6 +10,7 @@
 pub mod app;
 pub mod board;
 pub mod dialogs;
+pub mod engine;
 pub mod error;
 pub mod keys;
 pub mod msg;
@@ -23,6 +24,7 @@ pub mod theme;
 pub mod view;
 
 use crate::cli::PlayOptions;
+use crate::host::EngineLog;
 use app::App;
 use error::TuiError;
 use keys::Keymap;
@@ -44,9 +46,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::Duration;
+use taikyoku::geometry::Side;
 use taikyoku::position::Position;
 use taikyoku::rules::Rules;
 use taikyoku::store;
+use taikyoku::timecontrol::TimeControl;
 use theme::Theme;
 
 /// The user's config directory (`keys.toml`, `config.toml`); `TAIKYOKU_CONFIG_DIR`
@@ -183,16 +187,6 @@ pub fn run(rules: Rules, start: Position, options: PlayOptions) -> Result<(), Tu
         ),
         None => App::new(rules, start, keymap, theme, options.ascii),
     };
-    if let Some(Some(Player::Engine(cmd))) = options
-        .players
-        .iter()
-        .find(|p| matches!(p, Some(Player::Engine(_))))
-    {
-        return Err(TuiError::Engine {
-            command: cmd.clone(),
-            message: "playing an ATSI engine in the terminal is not available yet (use human or computer[:LEVEL])".into(),
-        });
-    }
     if options.players.iter().any(Option::is_some) {
         let sides = [0, 1].map(|i| {
             options.players[i]
@@ -201,6 +195,7 @@ pub fn run(rules: Rules, start: Position, options: PlayOptions) -> Result<(), Tu
         });
         app.set_players(sides);
     }
+    start_engines(&mut app, options.engine_time)?;
     app.session.files.autosave_dir = store::autosave_dir();
     app.session.files.games_dir = store::games_dir();
     app.session.adopt_autosave();
@@ -223,6 +218,35 @@ pub fn run(rules: Rules, start: Position, options: PlayOptions) -> Result<(), Tu
     input.stop();
     drop(guard);
     result.map_err(TuiError::Terminal)
+}
+
+/// Starts the engines the players name, before the terminal is taken (an engine that does
+/// not start is reported as the game's error); their conversation goes to `engines.log` in
+/// the data directory.
+fn start_engines(app: &mut App, time: Option<TimeControl>) -> Result<(), TuiError> {
+    let time = match time {
+        Some(t) => t,
+        None => engine::DEFAULT_TIME.parse().expect("a time control"),
+    };
+    let log = store::data_dir()
+        .and_then(|d| {
+            std::fs::create_dir_all(&d).ok()?;
+            EngineLog::file(&d.join("engines.log")).ok()
+        })
+        .unwrap_or_else(EngineLog::discard);
+    for side in Side::BOTH {
+        let Player::Engine(cmd) = app.players.of(side).clone() else {
+            continue;
+        };
+        let e = engine::Engine::spawn(&cmd, side, time, log.tagged(side.name()));
+        let e = e.map_err(|e| TuiError::Engine {
+            command: cmd.clone(),
+            message: e.to_string(),
+        })?;
+        app.name_player(side, e.name());
+        app.players.add_engine(e, time);
+    }
+    Ok(())
 }
 
 /// The thread that reads the terminal and posts its events as messages.

@@ -4,6 +4,7 @@
 //! freezes; a stop flag makes it move at once. Each job has an id: what a stopped or stale job
 //! posts is ignored.
 
+use super::engine::{Engine, MARGIN, clock_text};
 use super::msg::Msg;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
@@ -16,6 +17,7 @@ use taikyoku::movegen::Move;
 use taikyoku::notation;
 use taikyoku::position::EndReason;
 use taikyoku::search::{Info, Limits, SearchOptions, Searcher};
+use taikyoku::timecontrol::{Clocks, Flag, TimeControl};
 
 /// A strength of the computer: its time per move (and, for the weakest, a depth cap).
 #[derive(Clone, Debug, PartialEq)]
@@ -179,6 +181,8 @@ pub struct Progress {
 pub struct Thought {
     pub mv: Move,
     pub progress: Progress,
+    /// How long it took, by an engine's clock (the computer plays by its level's time).
+    pub elapsed: Option<Duration>,
 }
 
 /// Why a side produced no move: it resigned, or it loses by forfeit (an engine's illegal
@@ -218,21 +222,34 @@ struct Job {
     shown: Thinking,
 }
 
-/// What does the thinking for a side.
+/// What does the thinking for a side: this program's search, or an external engine.
 enum Brain {
-    Search(Searcher),
+    Search(Box<Searcher>),
+    Engine(Box<Engine>),
+}
+
+/// What a brain is asked: a search within limits, or an engine's move by its clock.
+enum Task {
+    Search(Limits),
+    Engine(Clocks),
 }
 
 impl Brain {
     fn think(
         &mut self,
-        pos: &taikyoku::position::Position,
-        limits: &Limits,
+        h: &History,
+        task: &Task,
         stop: &AtomicBool,
         on_progress: &mut dyn FnMut(Progress),
     ) -> Result<Thought, Failed> {
-        match self {
-            Brain::Search(s) => {
+        match (self, task) {
+            (Brain::Engine(e), Task::Engine(clocks)) => e.play(h, clocks),
+            (Brain::Engine(_), _) => Err(Failed::forfeit("an engine only plays its own moves")),
+            (Brain::Search(s), task) => {
+                let limits = match task {
+                    Task::Search(l) => l.clone(),
+                    Task::Engine(_) => Limits::default(),
+                };
                 let mut on_info = |i: &Info| {
                     on_progress(Progress {
                         depth: i.depth,
@@ -241,7 +258,7 @@ impl Brain {
                         nodes: i.nodes,
                     })
                 };
-                let r = s.search(pos, limits, stop, &mut on_info);
+                let r = s.search(h.position(), &limits, stop, &mut on_info);
                 let progress = Progress {
                     depth: r.depth,
                     score: Some(r.score),
@@ -249,7 +266,11 @@ impl Brain {
                     nodes: r.nodes,
                 };
                 match r.best {
-                    Some(mv) => Ok(Thought { mv, progress }),
+                    Some(mv) => Ok(Thought {
+                        mv,
+                        progress,
+                        elapsed: None,
+                    }),
                     None => Err(Failed::forfeit("it found no move")),
                 }
             }
@@ -264,6 +285,10 @@ pub struct Players {
     /// else its own.
     brains: [Option<Arc<Mutex<Brain>>>; 2],
     hint_brain: Option<Arc<Mutex<Brain>>>,
+    /// The engines' names and process groups, by side.
+    engines: [Option<(String, u32)>; 2],
+    /// The engines' clocks (a person's time is not kept).
+    pub clocks: Option<Clocks>,
     job: Option<Job>,
     /// Every thread started, joined when the game ends.
     threads: Vec<JoinHandle<()>>,
@@ -279,6 +304,8 @@ impl Players {
             sides,
             brains: [None, None],
             hint_brain: None,
+            engines: [None, None],
+            clocks: None,
             job: None,
             threads: Vec::new(),
             next_id: 0,
@@ -305,8 +332,43 @@ impl Players {
         match self.of(side) {
             Player::Human => s,
             Player::Computer(_) => format!("Computer ({s})"),
-            Player::Engine(cmd) => format!("{cmd} ({s})"),
+            Player::Engine(cmd) => match &self.engines[side.index()] {
+                Some((name, _)) => format!("{name} ({s})"),
+                None => format!("{cmd} ({s})"),
+            },
         }
+    }
+
+    /// `engine` plays its side, by the clock of its time control.
+    pub fn add_engine(&mut self, engine: Engine, time: TimeControl) {
+        let side = engine.side();
+        self.engines[side.index()] = Some((engine.name().to_string(), engine.pid()));
+        self.clocks.get_or_insert(Clocks::new(time));
+        self.brains[side.index()] = Some(Arc::new(Mutex::new(Brain::Engine(Box::new(engine)))));
+    }
+
+    /// Whether an external engine plays `side`.
+    pub fn is_engine(&self, side: Side) -> bool {
+        self.engines[side.index()].is_some()
+    }
+
+    /// Charges `side`'s clock for a move that took `elapsed`; false when its flag fell.
+    pub fn charge(&mut self, side: Side, elapsed: Option<Duration>) -> bool {
+        match (&mut self.clocks, elapsed) {
+            (Some(c), Some(used)) => c.charge(side, used, MARGIN) == Flag::InTime,
+            _ => true,
+        }
+    }
+
+    /// "clock 1:58" for an engine's side (running down while it thinks).
+    pub fn clock(&self, side: Side) -> Option<String> {
+        let c = self.clocks.as_ref().filter(|_| self.is_engine(side))?;
+        let used = match self.thinking() {
+            Some(t) if t.side == side && t.purpose == Purpose::Move => t.started.elapsed(),
+            _ => Duration::ZERO,
+        };
+        let left = c.remaining(side).saturating_sub(used);
+        Some(format!("clock {}", clock_text(left)))
     }
 
     /// The running search, for the screen.
@@ -346,14 +408,15 @@ impl Players {
         if self.job.is_some() || h.outcome().is_some() {
             return;
         }
-        let limits = match self.of(side) {
-            Player::Human | Player::Engine(_) => return,
-            Player::Computer(level) => level.limits(),
+        let task = match (self.of(side), &self.clocks) {
+            (Player::Computer(level), _) => Task::Search(level.limits()),
+            (Player::Engine(_), Some(c)) if self.is_engine(side) => Task::Engine(*c),
+            _ => return,
         };
         let brain = self.brains[side.index()]
             .get_or_insert_with(|| new_brain(h))
             .clone();
-        self.start(h, tx, brain, limits, Purpose::Move);
+        self.start(h, tx, brain, task, Purpose::Move);
     }
 
     /// Starts a search for a hint for the side to move; false if one is running already.
@@ -380,7 +443,7 @@ impl Players {
                 },
             ),
         };
-        self.start(h, tx, brain, limits, Purpose::Hint);
+        self.start(h, tx, brain, Task::Search(limits), Purpose::Hint);
         true
     }
 
@@ -389,13 +452,13 @@ impl Players {
         h: &History,
         tx: &Sender<Msg>,
         brain: Arc<Mutex<Brain>>,
-        limits: Limits,
+        task: Task,
         purpose: Purpose,
     ) {
         self.next_id += 1;
         let id = self.next_id;
         let stop = Arc::new(AtomicBool::new(false));
-        let pos = h.position().clone();
+        let (game, job_key) = (h.clone(), key(h));
         let (tx, flag) = (tx.clone(), stop.clone());
         let thread = std::thread::spawn(move || {
             // A stopped job waits here for the brain its predecessor still holds.
@@ -403,14 +466,14 @@ impl Players {
             let mut post = |p: Progress| {
                 let _ = tx.send(Msg::Progress(id, p));
             };
-            let result = brain.think(&pos, &limits, &flag, &mut post);
+            let result = brain.think(&game, &task, &flag, &mut post);
             let _ = tx.send(Msg::Thought(id, result));
         });
         self.threads.retain(|t| !t.is_finished());
         self.threads.push(thread);
         self.job = Some(Job {
             id,
-            key: key(h),
+            key: job_key,
             stop,
             shown: Thinking {
                 side: h.position().to_move(),
@@ -442,9 +505,28 @@ impl Players {
 impl Drop for Players {
     /// Stops the search and waits for every thread (a stopped search ends within moments).
     fn drop(&mut self) {
+        // An engine waits for its move with no way to be stopped: its process group is
+        // killed, which ends the wait at once.
+        if let Some(j) = &self.job
+            && let Some((_, pid)) = &self.engines[j.shown.side.index()]
+        {
+            kill_group(*pid);
+        }
         self.stop();
         for t in self.threads.drain(..) {
             let _ = t.join();
+        }
+    }
+}
+
+/// Kills a process group (an engine and whatever its shell started).
+fn kill_group(pid: u32) {
+    #[cfg(unix)]
+    if let Ok(pgid) = libc::pid_t::try_from(pid) {
+        // SAFETY: kill(2) with a negative pid signals the engine's own process group (made at
+        // its spawn), nothing else; an error (the group is gone) is harmless.
+        unsafe {
+            libc::kill(-pgid, libc::SIGKILL);
         }
     }
 }
@@ -463,7 +545,7 @@ fn new_brain(h: &History) -> Arc<Mutex<Brain>> {
         ..SearchOptions::default()
     };
     let searcher = Searcher::new(h.shared_rules(), opts);
-    Arc::new(Mutex::new(Brain::Search(searcher)))
+    Arc::new(Mutex::new(Brain::Search(Box::new(searcher))))
 }
 
 /// "depth 5 · best P19.26-19.25 · +0.35 · 1.2 s" for the screen.

@@ -165,13 +165,17 @@ fn join_hints(hints: &[(String, &str)]) -> String {
 pub fn thinking_text(k: &Keymap, players: &Players, t: &Thinking) -> String {
     let now = k.keys_of(Action::MoveNow);
     let who = match t.purpose {
+        Purpose::Move if players.is_engine(t.side) => format!("{} thinks", players.label(t.side)),
         Purpose::Move => format!("{} thinks ({now} moves now)", players.label(t.side)),
         Purpose::Hint => format!(
             "A hint for {} ({now} at once)",
             super::app::capital(t.side.name())
         ),
     };
-    format!("{who}: {}", players::describe(t))
+    let clock = players
+        .clock(t.side)
+        .map_or(String::new(), |c| format!(" · {c}"));
+    format!("{who}: {}{clock}", players::describe(t))
 }
 
 /// Draws the hint line (while the computer thinks: what it thinks).

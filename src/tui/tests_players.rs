@@ -173,3 +173,62 @@ fn the_person_against_the_computer_sees_the_board_from_their_side() {
     let (app, _rx) = sho(Player::Human, computer("3600s"));
     assert!(!app.board.view.flipped);
 }
+
+/// A Sho shogi record of `n` moves (each side's first legal move in turn) and its replay.
+fn recorded(n: usize, white: &str) -> (taikyoku::record::Record, taikyoku::record::Replay) {
+    let r = Rules::new(Game::builtin("sho").unwrap(), "standard").unwrap();
+    let start = r.start_position();
+    let mut h = taikyoku::history::History::new(r, start);
+    for _ in 0..n {
+        let m = h.rules().legal_moves(h.position())[0];
+        h.play(&m).unwrap();
+    }
+    let mut rec = taikyoku::record::Record::new(&h);
+    rec.white_player = white.into();
+    let replay = rec.replay(&h.rules().game).unwrap();
+    (rec, replay)
+}
+
+fn opened(n: usize, white: &str, read_only: bool) -> (App, Receiver<Msg>) {
+    let (rec, replay) = recorded(n, white);
+    let k = Keymap::default();
+    let mut app = App::from_record(rec, replay, k, Theme::default_theme(), false, read_only);
+    app.layout(Rect::new(0, 0, 120, 40));
+    let (tx, rx) = mpsc::channel();
+    app.tx = Some(tx);
+    app.update(Msg::Resize);
+    (app, rx)
+}
+
+#[test]
+fn a_resumed_game_goes_on_against_the_computer_it_was_played_against() {
+    let (mut app, rx) = opened(3, "computer:20ms", false);
+    assert_eq!(app.players.of(Side::White), &computer("20ms"));
+    assert!(
+        app.players.thinking().is_some(),
+        "White is to move: it thinks"
+    );
+    pump(&mut app, &rx, |a| a.history().point() == 4);
+    // An engine is never started from a record: its side is played at the keyboard.
+    let (app, _rx) = opened(3, "engine:rm -rf ~", false);
+    assert_eq!(app.players.of(Side::White), &Player::Human);
+    assert!(app.players.thinking().is_none());
+    assert!(
+        app.status.text.contains("--black or --white CMD"),
+        "{}",
+        app.status.text
+    );
+}
+
+#[test]
+fn a_replay_plays_on_against_the_computer_only_after_branching() {
+    let (mut app, rx) = opened(3, "", true);
+    app.set_players([Player::Human, computer("20ms")]);
+    app.update(Msg::Show(1));
+    assert!(app.players.thinking().is_none(), "a replay does not think");
+    app.update(Msg::Act(Action::Branch));
+    assert_eq!(app.pos().to_move(), Side::White);
+    assert!(app.players.thinking().is_some());
+    pump(&mut app, &rx, |a| a.history().point() == 2);
+    assert_eq!(app.session.record.white_player, "computer:20ms");
+}
