@@ -363,3 +363,37 @@ fn the_websocket_engine_plays_one_game_at_a_time() {
     stderr.read_to_string(&mut log).unwrap();
     assert!(log.contains("refused, a game is being played"), "{log}");
 }
+
+/// Black's free eagle on 18r behind its own pawn on 18q; the kings on their start squares.
+const EAGLE: &str = "18,K,17/36/36/36/36/36/36/36/36/36/36/36/36/36/36/36/18,p,17/18,fe,17/\
+    36/36/36/36/36/36/36/36/36/36/36/36/36/36/36/36/36/17,k,18 0";
+
+#[test]
+fn atsa_host_safe_plays_only_moves_atsas_host_can_judge() {
+    let r = common::rules("atsa");
+    let pos = notation::parse_tsfen(r, EAGLE).unwrap();
+    let mut host = atsi::AtsaHost::new();
+    let judged = host.judged_moves(r, &pos);
+    assert!(
+        judged.len() < r.legal_moves(&pos).len(),
+        "some moves jump the pawn"
+    );
+    let mut script = String::from("atsiinit v0\nplayer 0\nsetparam depth 2\n");
+    script += "setparam atsa_host_safe true\n";
+    for policy in ["random", "greedy", "search"] {
+        script += &format!("setparam policy {policy}\n");
+        for seed in 0..15 {
+            script += &format!("setparam seed {seed}\nstartgame {EAGLE}\n");
+        }
+    }
+    let (lines, _) = session(&["--rules", "atsa"], script.as_bytes());
+    let moves: Vec<String> = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("move ").map(str::to_string))
+        .collect();
+    assert_eq!(moves.len(), 45, "{lines:?}");
+    for text in &moves {
+        let (m, _) = atsi::move_from_atsi(r, &pos, text).unwrap();
+        assert!(host.judges(r, &pos, &m), "{text}");
+    }
+}

@@ -176,3 +176,35 @@ fn bad_match_arguments_are_refused_clearly() {
         stderr(&o)
     );
 }
+
+/// Our own engine, twice, playing random moves: every move it sends is legal here and the
+/// records replay.
+#[test]
+fn a_match_between_two_random_taikyoku_engines_gives_records_check_accepts() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = |seed: u32| {
+        format!(
+            "'{}' --rules atsa engine --policy random --seed {seed}",
+            env!("CARGO_BIN_EXE_taikyoku")
+        )
+    };
+    let o = run_match(
+        dir.path(),
+        [&engine(1), &engine(2)],
+        &["--games", "2", "--time", "30+1", "--max-moves", "24"],
+    );
+    let text = stdout(&o);
+    assert!(o.status.success(), "{text}{}", stderr(&o));
+    assert!(
+        text.contains("Game 2/2: taikyoku #2 vs taikyoku #1: "),
+        "{text}"
+    );
+    for n in ["game-001.toml", "game-002.toml"] {
+        let rec = check(&dir.path().join(n));
+        assert!(rec.contains("every move is legal"), "{rec}");
+        assert!(
+            rec.contains("moves: 24\nresult: draw (move limit)") || rec.contains("won"),
+            "{rec}"
+        );
+    }
+}
