@@ -44,6 +44,9 @@ pub struct Leg {
     pub range: u8,
     pub mode: Mode,
     pub kind: LegKind,
+    /// A shot (`!`): the leg captures where it ends without the piece going there; the piece
+    /// stays where the leg started, and a later leg starts from there again.
+    pub shoot: bool,
     /// The direction letters as written.
     pub letters: String,
 }
@@ -347,6 +350,7 @@ struct Modifiers {
     own: bool,
     lame: bool,
     range_capture: bool,
+    shoot: bool,
     hop: Option<Option<u8>>,
     start: usize,
 }
@@ -476,6 +480,7 @@ impl Parser<'_> {
                 b'd' => m.own = true,
                 b'n' => m.lame = true,
                 b'x' => m.range_capture = true,
+                b'!' => m.shoot = true,
                 b'p' => {
                     self.i += 1;
                     let n = self.number();
@@ -603,8 +608,21 @@ impl Parser<'_> {
                 message: "x (range capture) and p (hop) apply to riders such as R or B".into(),
             });
         }
-        let explicit = m.quiet || m.capture || m.own;
-        let mode = if !explicit {
+        if m.shoot && (m.quiet || kind == LegKind::RangeCapture) {
+            return Err(ParseError {
+                offset: m.start,
+                message: "a shot (!) only captures: no m or x with it".into(),
+            });
+        }
+        // A shot always captures: it has no mode letters to wait for.
+        let explicit = m.quiet || m.capture || m.own || m.shoot;
+        let mode = if m.shoot {
+            Mode {
+                quiet: false,
+                capture: true,
+                own: m.own,
+            }
+        } else if !explicit {
             Mode {
                 quiet: true,
                 capture: true,
@@ -628,6 +646,7 @@ impl Parser<'_> {
             range,
             mode,
             kind,
+            shoot: m.shoot,
             letters: m.dirs.clone(),
         };
         let legs: Vec<Leg> = if split && atoms.len() > 1 {
@@ -882,13 +901,13 @@ mod tests {
 
     #[test]
     fn moves_beyond_what_the_generator_holds_are_refused_where_they_start() {
-        assert!(parse("(K-K-K-K)").is_ok());
+        assert!(parse("(W-W-W-W-W)").is_ok());
         let e = parse("(K-K-K-K-K-K-K-K)").unwrap_err();
-        assert_eq!(e.offset, 9, "{e}");
-        assert!(e.message.contains("at most 4 legs"), "{e}");
-        // A huge chain fails at its fifth leg, without reading (or recursing into) the rest.
+        assert_eq!(e.offset, 11, "{e}");
+        assert!(e.message.contains("at most 5 legs"), "{e}");
+        // A huge chain fails at its sixth leg, without reading (or recursing into) the rest.
         let long = format!("({}K)", "K-".repeat(40_000));
-        assert_eq!(parse(&long).unwrap_err().offset, 9);
+        assert_eq!(parse(&long).unwrap_err().offset, 11);
         // Many patterns: bounded in total.
         let many = "(Q-Q-Q)".repeat(20);
         let e = parse(&many).unwrap_err();

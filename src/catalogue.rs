@@ -58,6 +58,20 @@ pub struct PieceKind {
     pub sources: Option<String>,
     pub base: Reading,
     pub overrides: BTreeMap<String, Override>,
+    /// The kinds it may not take or pass.
+    pub cannot: Cannot,
+}
+
+/// What a kind may not do to other kinds (its `cannot_capture`, `captures_only`,
+/// `cannot_shoot` and `cannot_hop` lists): per-attacker immunities of the targets.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Cannot {
+    /// Kinds it may not capture by moving onto them.
+    pub capture: Vec<KindId>,
+    /// Kinds it may not shoot (`!` legs).
+    pub shoot: Vec<KindId>,
+    /// Kinds its hops (`p`) may not pass over: they stop it as a rider's first piece does.
+    pub hop: Vec<KindId>,
 }
 
 impl PieceKind {
@@ -123,6 +137,14 @@ struct RawPiece {
     sources: Option<String>,
     #[serde(default)]
     rules: BTreeMap<String, Spanned<RawOverride>>,
+    #[serde(default)]
+    cannot_capture: Vec<Spanned<String>>,
+    #[serde(default)]
+    captures_only: Option<Vec<Spanned<String>>>,
+    #[serde(default)]
+    cannot_shoot: Vec<Spanned<String>>,
+    #[serde(default)]
+    cannot_hop: Vec<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -263,6 +285,27 @@ impl Catalogue {
                     format!("piece {code} promotes to itself"),
                 ));
             }
+            let codes = |list: &[Spanned<String>], what: &str| -> Result<Vec<KindId>, DataError> {
+                let what = format!("piece {code}: {what}");
+                let ids = list.iter().map(|s| resolve(s, &what));
+                ids.filter_map(Result::transpose).collect()
+            };
+            let mut cannot = Cannot {
+                capture: codes(&p.cannot_capture, "cannot_capture")?,
+                shoot: codes(&p.cannot_shoot, "cannot_shoot")?,
+                hop: codes(&p.cannot_hop, "cannot_hop")?,
+            };
+            if let Some(only) = &p.captures_only {
+                if !cannot.capture.is_empty() {
+                    return Err(src.error_span(
+                        &only[0].span(),
+                        format!("piece {code}: give cannot_capture or captures_only, not both"),
+                    ));
+                }
+                let only = codes(only, "captures_only")?;
+                let all = 0..by_code.len() as KindId;
+                cannot.capture = all.filter(|k| !only.contains(k)).collect();
+            }
             let mut overrides = BTreeMap::new();
             for (rs, o) in p.rules {
                 let span = o.span();
@@ -321,6 +364,7 @@ impl Catalogue {
                     note: None,
                 },
                 overrides,
+                cannot,
             });
         }
         Ok(Catalogue { kinds, by_code })

@@ -98,6 +98,8 @@ struct Probe {
     multi: Vec<Vec<Vec2>>,
     /// The most pieces one multi-leg move removes.
     most_taken_on_the_way: usize,
+    /// Moves that shoot: where the piece ends, and the squares it shoots.
+    shots: Vec<(Vec2, Vec<Vec2>)>,
 }
 
 impl Probe {
@@ -183,7 +185,9 @@ impl<'a> Lab<'a> {
             Vec2::new(x - cx, y - cy)
         };
         for m in self.rules.moves_from_all_paths(&pos, from) {
-            if m.path().is_empty() {
+            if m.shots().next().is_some() {
+                probe.shots.push((at(m.to), m.shots().map(at).collect()));
+            } else if m.path().is_empty() {
                 *probe.single.entry(at(m.to)).or_default() |= m.is_range();
             } else {
                 let taken = self.rules.captures(&pos, &m).len();
@@ -311,6 +315,75 @@ struct Observed {
     takes_and_moves_on: bool,
     most_taken: usize,
     range: bool,
+    shots: Shots,
+}
+
+/// What the piece shoots (takes from afar without moving there), seen on the probes.
+#[derive(Default)]
+struct Shots {
+    /// Per direction from where it stands, the farthest piece it shot.
+    reach: BTreeMap<Vec2, i32>,
+    /// The most pieces one move shoots.
+    most: usize,
+    /// It shot a piece with another between them.
+    over: bool,
+    /// It shot from the square it started on.
+    in_place: bool,
+}
+
+impl Shots {
+    fn observe(&mut self, p: &Probe) {
+        for (at, targets) in &p.shots {
+            self.most = self.most.max(targets.len());
+            self.in_place |= *at == Vec2::new(0, 0);
+            for &t in targets {
+                let v = Vec2::new(t.x - at.x, t.y - at.y);
+                let Some(u) = v.unit() else { continue };
+                let far = self.reach.entry(u).or_default();
+                *far = (*far).max(v.king_len());
+                self.over |= (1..v.king_len()).any(|k| {
+                    let between = *at + u.scale(k);
+                    p.occupied.contains(&between) && !targets.contains(&between)
+                });
+            }
+        }
+    }
+
+    /// "Shoots …" in words, or nothing.
+    fn words(&self) -> Option<String> {
+        if self.reach.is_empty() {
+            return None;
+        }
+        let mut by_range: BTreeMap<i32, Vec<Vec2>> = BTreeMap::new();
+        for (&u, &n) in &self.reach {
+            by_range.entry(n).or_default().push(u);
+        }
+        let ways: Vec<String> = by_range
+            .into_iter()
+            .map(|(n, mut us)| {
+                us.sort_by_key(|v| (-v.y, v.x));
+                format!("up to {} {}", squares(n), dirs_words(&us, ", "))
+            })
+            .collect();
+        let count = match self.most {
+            1 => "one enemy piece".to_string(),
+            n => format!("up to {n} enemy pieces one after another"),
+        };
+        let when = if self.in_place {
+            "where it stands or after moving"
+        } else {
+            "after moving"
+        };
+        let over = if self.over {
+            ", over pieces between"
+        } else {
+            ""
+        };
+        Some(format!(
+            "shoots {count} {when}, taking without going there{over}: {}",
+            ways.join("; ")
+        ))
+    }
 }
 
 impl Movement {
@@ -366,11 +439,17 @@ fn observe(lab: &Lab) -> Observed {
         takes_and_moves_on: false,
         most_taken: 0,
         range: false,
+        shots: Shots::default(),
     };
     for p in rings.iter().chain(&hops) {
         obs.ends_on_enemy |= p.single.keys().any(|v| p.occupied.contains(v))
             || p.multi.iter().any(|m| p.occupied.contains(&m[m.len() - 1]));
         obs.range |= p.single.values().any(|&r| r);
+        obs.shots.observe(p);
+    }
+    if !obs.shots.reach.is_empty() {
+        // Two rings beyond the first: a shot that takes the outer one passes the inner one.
+        obs.shots.observe(&lab.probe(|d| d == 2 || d == 3));
     }
     // Multi-leg moves on the empty board and among one to four rings of pieces: where they
     // can stop, take pieces on the way, and go on. The diagram shows the first two.
@@ -779,6 +858,7 @@ fn words(obs: &Observed) -> Vec<String> {
         })
         .collect();
     out.extend(chain_words(obs));
+    out.extend(obs.shots.words());
     out
 }
 
@@ -922,6 +1002,9 @@ fn capture_words(rules: &Rules, obs: &Observed) -> String {
         .any(|l| matches!(l.rider, Some(Rider::Hop(_) | Rider::CaptureHop(_))))
     {
         ways.push("after jumping over pieces on its line".into());
+    }
+    if !obs.shots.reach.is_empty() {
+        ways.push("by shooting, without moving there".into());
     }
     if ways.is_empty() {
         return "never".into();

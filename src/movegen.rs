@@ -7,7 +7,7 @@ use crate::geometry::{Dims, Side, Square, Vec2};
 use crate::position::{Cell, EMPTY, OFF, Position, cell_side, decode};
 
 /// The most intermediate stops a move can have (a four-leg move).
-pub const MAX_STOPS: usize = 3;
+pub const MAX_STOPS: usize = 4;
 
 /// The longest line a range capturer's victims are recorded on: [`Move`]'s line mask has a bit
 /// per square strictly between its last stop and its destination.
@@ -32,6 +32,8 @@ pub struct Move {
     flags: u8,
     /// Bit `i` (< `MAX_STOPS`): stop `i` removes a piece; [`TOOK_TO`]: the destination does.
     took: u8,
+    /// Bit `i`: stop `i` is a shot, a piece taken from afar (the mover never stands there).
+    shot: u8,
     /// Bit `k`: the `k+1`-th square from the last stop towards `to` loses its piece.
     line: u64,
 }
@@ -52,6 +54,7 @@ impl Move {
             n_stops: 0,
             flags: 0,
             took: 0,
+            shot: 0,
             line: 0,
         }
     }
@@ -93,6 +96,29 @@ impl Move {
         &self.stops[..self.n_stops as usize]
     }
 
+    /// The squares it shoots: pieces taken from afar, in the order shot.
+    pub fn shots(&self) -> impl Iterator<Item = Square> + '_ {
+        (0..self.n_stops as usize)
+            .filter(|&i| self.shot & (1 << i) != 0)
+            .map(|i| self.stops[i])
+    }
+
+    /// Whether stop `i` of [`Move::path`] is a shot.
+    pub fn is_shot(&self, i: usize) -> bool {
+        self.shot & (1 << i) != 0
+    }
+
+    /// The move leg by leg, as written: every stop and the destination in the order the move
+    /// makes them, each with whether it is a shot. The destination (where the piece ends) comes
+    /// before the shots it fires from there, which [`Move::path`] lists last.
+    pub fn legs(&self) -> impl Iterator<Item = (Square, bool)> + '_ {
+        let n = self.n_stops as usize;
+        let trailing = (0..n).rev().take_while(|&i| self.is_shot(i)).count();
+        let before = (0..n - trailing).map(|i| (self.stops[i], self.is_shot(i)));
+        let after = (n - trailing..n).map(|i| (self.stops[i], true));
+        before.chain(std::iter::once((self.to, false))).chain(after)
+    }
+
     /// Whether the piece promotes at the end of this move.
     pub fn promotes(&self) -> bool {
         self.flags & PROMOTE != 0
@@ -101,6 +127,25 @@ impl Move {
     /// Whether the move flies over pieces by range capture.
     pub fn is_range(&self) -> bool {
         self.flags & RANGE != 0
+    }
+
+    /// Removes the stop where the piece ends, before the shots it fires from there: the
+    /// destination says it.
+    fn drop_landing(&mut self) {
+        let n = self.n_stops as usize;
+        let trailing = (0..n).rev().take_while(|&i| self.is_shot(i)).count();
+        let Some(j) = (n - trailing).checked_sub(1) else {
+            return;
+        };
+        if self.stops[j] != self.to || self.is_shot(j) {
+            return;
+        }
+        let keep_low = |bits: u8| bits & ((1 << j) - 1);
+        let high = |bits: u8| (bits >> (j + 1)) << j;
+        self.stops.copy_within(j + 1..n, j);
+        self.n_stops -= 1;
+        self.took = (self.took & TOOK_TO) | keep_low(self.took) | high(self.took & !TOOK_TO);
+        self.shot = keep_low(self.shot) | high(self.shot);
     }
 
     pub(crate) fn with_promotion(mut self, promote: bool) -> Move {
@@ -167,6 +212,8 @@ struct Ray {
     max: u8,
     mode: Mode,
     kind: Kind,
+    /// A shot: captures where it ends, the piece staying where the leg started.
+    shoot: bool,
     /// Mailbox offsets that must be empty for a lame leap.
     lame: Vec<isize>,
     /// Later legs, chosen relative to this one; empty for a final leg.
@@ -263,6 +310,7 @@ fn compile_leg(
             },
             mode: leg.mode,
             kind,
+            shoot: leg.shoot,
             lame,
             next,
         });
@@ -282,9 +330,9 @@ impl Compiled {
             all.extend(compile_leg(p, 0, None, side, stride as isize, board_max)?);
         }
         let dedup = all.iter().any(|r| !r.next.is_empty()) || overlapping(&all);
-        let (simple, rays) = all
-            .into_iter()
-            .partition(|r| r.next.is_empty() && r.kind == Kind::Plain && r.lame.is_empty());
+        let (simple, rays) = all.into_iter().partition(|r| {
+            r.next.is_empty() && r.kind == Kind::Plain && r.lame.is_empty() && !r.shoot
+        });
         Ok(Compiled {
             simple,
             rays,
@@ -327,8 +375,40 @@ pub(crate) struct KindTable {
     /// there has no move, so a move ending there must promote. Empty unless the rule set asks
     /// ([`Promotion::Zone`]'s `forced_where_stuck`).
     pub stuck: Vec<[Vec<bool>; 2]>,
+    /// Per attacking kind, the kinds it may not take or pass ([`Bars`]).
+    pub bars: Vec<Bars>,
     /// The game's effects (promotion by capture, state-dependent moves), if it has any.
     pub effects: Option<crate::effects::EffectTable>,
+}
+
+/// The kinds a piece kind may not capture by moving there, may not shoot, and may not hop
+/// over: bit sets over kind ids, empty when there are none (as for every Taikyoku piece).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Bars {
+    pub capture: Vec<u64>,
+    pub shoot: Vec<u64>,
+    pub hop: Vec<u64>,
+}
+
+/// Whether the piece in cell `c` is one of the kinds in bit set `set`.
+#[inline]
+fn barred(set: &[u64], c: Cell) -> bool {
+    !set.is_empty()
+        && decode(c).is_some_and(|p| set[p.kind as usize / 64] >> (p.kind % 64) & 1 != 0)
+}
+
+impl Bars {
+    /// A bit set over `n` kinds holding `kinds`.
+    pub fn set(n: usize, kinds: impl IntoIterator<Item = u16>) -> Vec<u64> {
+        let mut set = Vec::new();
+        for k in kinds {
+            if set.is_empty() {
+                set = vec![0; n.div_ceil(64)];
+            }
+            set[k as usize / 64] |= 1 << (k % 64);
+        }
+        set
+    }
 }
 
 impl KindTable {
@@ -403,11 +483,17 @@ struct Ctx<'a> {
     stuck: &'a [bool],
     /// Its straight moves remove what they pass over (see [`RangeRules::every_move`]).
     clears_path: bool,
+    /// The kinds it may not take or pass.
+    bars: &'a Bars,
+    /// Where the piece stands between legs (a shot leaves it there).
+    at: usize,
     /// Squares emptied by earlier legs' captures.
     taken: [usize; MAX_STOPS],
     n_taken: usize,
     stops: [(usize, bool); MAX_STOPS],
     n_stops: usize,
+    /// Bit `i`: stop `i` is a shot.
+    shots: u8,
     /// The victims of the range flight being emitted ([`Move::line`]).
     line: u64,
     /// Emit only moves that remove a piece (see [`Scratch::captures_only`]).
@@ -455,6 +541,10 @@ impl Ctx<'_> {
         }
         m.n_stops = self.n_stops as u8;
         m.took = self.took_bits(to);
+        m.shot = self.shots;
+        if self.shots != 0 {
+            m.drop_landing();
+        }
         m.line = self.line;
         if range {
             m.flags |= RANGE;
@@ -588,7 +678,9 @@ impl Ctx<'_> {
                 return;
             } else {
                 let enemy = cell_side(c) != self.side;
-                if !((enemy && ray.mode.capture) || (!enemy && ray.mode.own)) {
+                if !((enemy && ray.mode.capture) || (!enemy && ray.mode.own))
+                    || barred(&self.bars.capture, c)
+                {
                     return;
                 }
                 enemy
@@ -654,12 +746,19 @@ impl Ctx<'_> {
             let enemy = cell_side(c) != self.side;
             match ray.kind {
                 Kind::Plain | Kind::Hop(_) => {
-                    if (enemy && ray.mode.capture) || (!enemy && ray.mode.own) {
+                    let bars = if ray.shoot {
+                        &self.bars.shoot
+                    } else {
+                        &self.bars.capture
+                    };
+                    if ((enemy && ray.mode.capture) || (!enemy && ray.mode.own)) && !barred(bars, c)
+                    {
                         let took = captured || enemy;
                         self.land(sq, ray, true, out, keys, took, false, final_leg);
                     }
-                    // A rider stops at the first piece; a hopper may pass a few.
-                    if hops_left == 0 {
+                    // A rider stops at the first piece; a hopper may pass a few, not those it
+                    // may not hop over.
+                    if hops_left == 0 || barred(&self.bars.hop, c) {
                         return;
                     }
                     if hops_left != u8::MAX {
@@ -711,6 +810,10 @@ impl Ctx<'_> {
         range: bool,
         final_leg: bool,
     ) {
+        if ray.shoot {
+            self.land_shot(sq, ray, out, keys, captured, final_leg);
+            return;
+        }
         if final_leg {
             self.emit(sq, captured, range, out, keys);
             return;
@@ -723,10 +826,11 @@ impl Ctx<'_> {
             self.n_taken += 1;
         }
         let capturable = ray.mode.capture || ray.mode.own;
+        let at = std::mem::replace(&mut self.at, sq);
         for next in &ray.next {
-            // The stop is part of the move where the piece could capture, or where it turns;
-            // a stop on the way straight on is only a waypoint.
-            let recorded = capturable || next.vec.unit() != ray.vec.unit();
+            // The stop is part of the move where the piece could capture, or where it turns
+            // or shoots; a stop on the way straight on is only a waypoint.
+            let recorded = capturable || next.shoot || next.vec.unit() != ray.vec.unit();
             if recorded {
                 self.stops[self.n_stops] = (sq, capturable);
                 self.n_stops += 1;
@@ -736,9 +840,42 @@ impl Ctx<'_> {
                 self.n_stops -= 1;
             }
         }
+        self.at = at;
         if occupied {
             self.n_taken -= 1;
         }
+    }
+
+    /// A shot hits the piece on `sq`: it is a stop that takes it, and the piece stays where
+    /// it stands ([`Ctx::at`]) to end the move there or go on from there.
+    fn land_shot(
+        &mut self,
+        sq: usize,
+        ray: &Ray,
+        out: &mut Vec<Move>,
+        keys: &mut Vec<(usize, u64)>,
+        captured: bool,
+        final_leg: bool,
+    ) {
+        if self.n_stops == MAX_STOPS {
+            return;
+        }
+        let captured = captured || cell_side(self.pos.cell(sq)) != self.side;
+        self.taken[self.n_taken] = sq;
+        self.n_taken += 1;
+        self.stops[self.n_stops] = (sq, true);
+        self.shots |= 1 << self.n_stops;
+        self.n_stops += 1;
+        if final_leg {
+            self.emit(self.at, captured, false, out, keys);
+        } else {
+            for next in &ray.next {
+                self.walk(self.at, next, out, keys, captured);
+            }
+        }
+        self.n_stops -= 1;
+        self.shots &= !(1 << self.n_stops);
+        self.n_taken -= 1;
     }
 }
 
@@ -803,10 +940,13 @@ pub(crate) fn piece_moves_traced(
             .get(piece.kind as usize)
             .map_or(&[][..], |s| &s[side][..]),
         clears_path: rules.range.every_move && kinds.range_piece[piece.kind as usize],
+        bars: &kinds.bars[piece.kind as usize],
+        at: idx,
         taken: [0; MAX_STOPS],
         n_taken: 0,
         stops: [(0, false); MAX_STOPS],
         n_stops: 0,
+        shots: 0,
         line: 0,
         captures_only: scratch.captures_only,
         trace,

@@ -7,8 +7,10 @@
 //! multi-leg move, and the destination, joined by `-` (moves to) or `x` (captures there), then
 //! `+` when the piece promotes or `=` when it declines an optional promotion:
 //! `P19.26-19.25`, `LN18.24x18.23-18.22` (capture, then step on), `LN18.24x18.23-18.24`
-//! (igui), `HM17.30-17.20-10.20` (hook move turning at 17.20). When typing, the code and the
-//! separators are optional and checked only for what they say.
+//! (igui), `HM17.30-17.20-10.20` (hook move turning at 17.20). A shot is `!` and the square
+//! shot, after the square the piece shoots from (its destination, or a stop it goes on from):
+//! `BOW10.10-9.9!9.6`. When typing, the code and the separators are optional and checked only
+//! for what they say, except `!`, which marks the squares the piece does not go to.
 //!
 //! **Positions** are one line: the ranks from White's side (rank 1) to Black's (last), `/`
 //! between ranks, `,` between cells, a number for a run of empty squares, Black's pieces in
@@ -568,8 +570,14 @@ fn write_move(rules: &Rules, pos: &Position, m: &Move, listed: &[Move]) -> Strin
     let captured = rules.captures(pos, m);
     let mut s = code;
     s.push_str(&dims.square_name(m.from));
-    for &sq in m.path().iter().chain(std::iter::once(&m.to)) {
-        s.push(if captured.contains(&sq) { 'x' } else { '-' });
+    for (sq, shot) in m.legs() {
+        s.push(if shot {
+            '!'
+        } else if captured.contains(&sq) {
+            'x'
+        } else {
+            '-'
+        });
         s.push_str(&dims.square_name(sq));
     }
     if m.promotes() {
@@ -608,7 +616,16 @@ pub fn read_move(
         return err(format!("{text:?}: expected squares such as 19.26-19.25"));
     }
     let mut sqs: Vec<Square> = Vec::new();
-    for part in squares.split(['-', 'x', 'X', '*']) {
+    // A shot (`!`) is a stop the piece does not go to: the destination is the last square
+    // that is not shot, and the shots after it are the path's last stops (see `Move::legs`).
+    let mut shot_after = None;
+    let parts = squares.split(['-', 'x', 'X', '*', '!']);
+    let seps = squares.matches(['-', 'x', 'X', '*', '!']);
+    let mut shots = std::iter::once(false).chain(seps.map(|sep| sep == "!"));
+    for part in parts {
+        if shots.next() == Some(false) {
+            shot_after = Some(sqs.len());
+        }
         let sq = dims.parse_square(part).ok_or_else(|| {
             NotationError(format!(
                 "{text:?}: {part:?} is not a square; squares are file.rank, files 1..{} from Black's right, ranks 1..{} from White's side",
@@ -622,8 +639,15 @@ pub fn read_move(
             "{text:?}: a move needs at least a start and a destination"
         ));
     }
-    let (from, to) = (sqs[0], sqs[sqs.len() - 1]);
-    let stops = &sqs[1..sqs.len() - 1];
+    // `A!B`: a shot without moving first, the same as `A-A!B`.
+    let last = shot_after.unwrap_or(0);
+    let (from, to) = (sqs[0], sqs[last]);
+    let stops: Vec<Square> = sqs[1..last.max(1)]
+        .iter()
+        .chain(&sqs[last + 1..])
+        .copied()
+        .collect();
+    let stops = &stops[..];
     let Some(piece) = pos.piece_at(from) else {
         return err(format!(
             "{text:?}: there is no piece on {}",

@@ -23,6 +23,8 @@ pub mod mark {
     pub const PROMOTE: u8 = 32;
     /// A multi-leg move can stop here and go on.
     pub const STOP: u8 = 64;
+    /// A piece a move shoots: taken from afar, the mover never going there.
+    pub const SHOT: u8 = 128;
 }
 
 /// The flags of every square the `moves` (of one piece, in `pos`) reach, after `legs` of their
@@ -42,7 +44,8 @@ pub fn reach<'a>(
             continue;
         }
         let captures = rules.captures(pos, m);
-        let next_stop = path.get(legs).copied();
+        // A shot is no stop to choose: its target is marked with what the move takes.
+        let next_stop = path.get(legs).copied().filter(|_| !m.is_shot(legs));
         match next_stop {
             Some(s) => out.push((s, mark::STOP)),
             None if m.to != m.from || legs > 0 => {
@@ -66,6 +69,7 @@ pub fn reach<'a>(
             let on_way = path.iter().position(|&s| s == c);
             // A chosen stop that takes a piece stays marked: it is taken whatever comes next.
             match on_way {
+                Some(i) if m.is_shot(i) => out.push((c, mark::SHOT)),
                 Some(_) => out.push((c, mark::TAKEN_ON_WAY)),
                 None => out.push((c, mark::RANGE_VICTIM)),
             }

@@ -122,6 +122,20 @@ impl Rules {
             squares,
             zone,
             stuck: Vec::new(),
+            bars: game
+                .catalogue
+                .kinds
+                .iter()
+                .map(|k| {
+                    let n = game.catalogue.len();
+                    let set = |ids: &[KindId]| movegen::Bars::set(n, ids.iter().copied());
+                    movegen::Bars {
+                        capture: set(&k.cannot.capture),
+                        shoot: set(&k.cannot.shoot),
+                        hop: set(&k.cannot.hop),
+                    }
+                })
+                .collect(),
             effects: None,
         };
         let vital = (0..game.catalogue.len() as KindId)

@@ -68,8 +68,8 @@ fn data_dir_with(edit: impl Fn(String) -> String) -> tempfile::TempDir {
 fn a_movement_the_generator_cannot_hold_fails_fast_with_its_place() {
     let lion = "betza = \"KNAD(cK-K)(K-bK)\"";
     for (movement, says) in [
-        ("(K-K-K-K-K-K-K-K)", "at most 4 legs"),
-        (&*format!("({}K)", "K-".repeat(40_000)), "at most 4 legs"),
+        ("(K-K-K-K-K-K-K-K)", "at most 5 legs"),
+        (&*format!("({}K)", "K-".repeat(40_000)), "at most 5 legs"),
         ("(N-lR)", "not along a line"),
     ] {
         let data = data_dir_with(|p| {

@@ -896,7 +896,7 @@ impl Cell {
 }
 
 /// The mark before a piece, by what matters most: a royal in danger (`&`), a stop the move
-/// can go on from (`@`), a capture (`x`), taken on the way (`!`), removed by a range capture
+/// can go on from (`@`), a capture (`x`), shot from afar (`%`), taken on the way (`!`), removed by a range capture
 /// (`#`), the mover's own square it can come back to (`o`); none: the side mark.
 fn occupied_mark(t: &Theme, flags: u8, danger: bool) -> Option<(char, Style)> {
     Some(if danger {
@@ -905,6 +905,8 @@ fn occupied_mark(t: &Theme, flags: u8, danger: bool) -> Option<(char, Style)> {
         ('@', t.igui)
     } else if flags & mark::CAPTURE != 0 {
         ('x', t.capture)
+    } else if flags & mark::SHOT != 0 {
+        ('%', t.capture)
     } else if flags & mark::TAKEN_ON_WAY != 0 {
         ('!', t.igui)
     } else if flags & mark::RANGE_VICTIM != 0 {

@@ -1,0 +1,419 @@
+//! The movement grammar beyond Taikyoku on hand-built positions: shots (`!`), immunities
+//! (`cannot_capture`, `captures_only`, `cannot_shoot`, `cannot_hop`), with the blocked, edge
+//! and immune cases. The pieces are the test game's in `tests/data/lab` (one mechanic each).
+
+mod common;
+use common::*;
+use std::collections::BTreeSet;
+use std::sync::OnceLock;
+use taikyoku::game::{DataDir, Game};
+use taikyoku::movegen::Move;
+use taikyoku::notation;
+use taikyoku::position::Position;
+use taikyoku::rules::Rules;
+
+fn lab() -> &'static Rules {
+    static LAB: OnceLock<Rules> = OnceLock::new();
+    LAB.get_or_init(|| {
+        let dir = DataDir::dir(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/lab"));
+        let game = Game::load(&dir, "lab").expect("the lab game loads");
+        Rules::new(game, "standard").expect("the lab compiles")
+    })
+}
+
+/// A lab position with kings in two corners, so that the game is on.
+fn lab_position(
+    to_move: taikyoku::geometry::Side,
+    pieces: &[(&str, taikyoku::geometry::Side, i32, i32)],
+) -> Position {
+    let mut all = pieces.to_vec();
+    all.push(("K", B, 0, 0));
+    all.push(("K", W, 18, 18));
+    position(lab(), to_move, &all)
+}
+
+fn xy(m: &Move) -> (i32, i32) {
+    lab().dims().xy(m.to)
+}
+
+fn shots(m: &Move) -> Vec<(i32, i32)> {
+    m.shots().map(|s| lab().dims().xy(s)).collect()
+}
+
+/// A move as its destination and the squares it shoots.
+type Shooting = ((i32, i32), Vec<(i32, i32)>);
+
+/// Every move of the piece on (x, y) as (destination, shots), sorted.
+fn shot_moves(p: &Position, x: i32, y: i32) -> BTreeSet<Shooting> {
+    moves_at(lab(), p, x, y)
+        .iter()
+        .map(|m| (xy(m), shots(m)))
+        .collect()
+}
+
+/// Plays `m` and takes it back, checking the position after it and that unmaking restores it.
+fn make_unmake(p: &Position, m: &Move, check: impl Fn(&Position)) {
+    let r = lab();
+    let mut q = p.clone();
+    let undo = r.make(&mut q, m);
+    assert!(r.is_consistent(&q), "hash and piece sets after the move");
+    check(&q);
+    r.unmake(&mut q, undo);
+    assert_eq!(&q, p);
+    assert!(r.is_consistent(&q));
+}
+
+fn at(p: &Position, x: i32, y: i32) -> Option<String> {
+    p.piece_at(sq(lab(), x, y))
+        .map(|pc| lab().catalogue().kind(pc.kind).code.clone())
+}
+
+#[test]
+fn a_bow_steps_then_may_shoot_the_first_piece_within_three_squares() {
+    let p = lab_position(
+        B,
+        &[
+            ("BOW", B, 9, 9),
+            ("P", W, 10, 13),
+            ("P", W, 10, 14),
+            ("P", W, 13, 10),
+        ],
+    );
+    let all = shot_moves(&p, 9, 9);
+    // The four plain steps, each without a shot.
+    for d in [(8, 8), (10, 8), (8, 10), (10, 10)] {
+        assert!(all.contains(&(d, vec![])), "{d:?}");
+    }
+    // From 10,10: the pawn three squares up and the one three squares right; not the one four
+    // squares up (out of range), not twice the same.
+    assert!(all.contains(&((10, 10), vec![(10, 13)])));
+    assert!(all.contains(&((10, 10), vec![(13, 10)])));
+    assert!(!all.iter().any(|(_, s)| s.contains(&(10, 14))));
+    assert_eq!(all.len(), 6, "{all:?}");
+    // It never steps onto a piece: the step is move-only.
+    let p = lab_position(B, &[("BOW", B, 9, 9), ("P", W, 10, 10)]);
+    assert!(!shot_moves(&p, 9, 9).iter().any(|(d, _)| *d == (10, 10)));
+}
+
+#[test]
+fn a_shot_is_blocked_by_the_first_piece_and_cannot_hit_its_own_side() {
+    let p = lab_position(
+        B,
+        &[
+            ("BOW", B, 9, 9),
+            ("P", B, 10, 11),
+            ("P", W, 10, 12),
+            ("P", B, 12, 12),
+        ],
+    );
+    let all = shot_moves(&p, 9, 9);
+    assert!(
+        !all.contains(&((10, 10), vec![(10, 12)])),
+        "behind a friend"
+    );
+    assert!(
+        all.contains(&((8, 10), vec![(10, 12)])),
+        "seen diagonally from 8,10"
+    );
+    let own = [(10, 11), (12, 12)];
+    assert!(
+        !all.iter().any(|(_, s)| s.iter().any(|x| own.contains(x))),
+        "{all:?}"
+    );
+}
+
+#[test]
+fn a_shot_leaves_the_shooter_where_it_stepped_and_removes_only_its_target() {
+    let r = lab();
+    let p = lab_position(B, &[("BOW", B, 9, 9), ("P", W, 10, 13)]);
+    let m = *moves_at(r, &p, 9, 9)
+        .iter()
+        .find(|m| m.shots().count() == 1)
+        .unwrap();
+    assert_eq!(caps(r, &p, &m), vec![(10, 13)]);
+    assert!(m.captures());
+    make_unmake(&p, &m, |q| {
+        assert_eq!(at(q, 10, 10).as_deref(), Some("BOW"));
+        assert_eq!(at(q, 9, 9), None);
+        assert_eq!(at(q, 10, 13), None);
+    });
+    // Written with `!` before the square shot, after where the piece ends; read back.
+    let text = notation::move_string(r, &p, &m);
+    let (to, shot) = (
+        r.dims().square_name(m.to),
+        r.dims().square_name(sq(r, 10, 13)),
+    );
+    assert!(text.ends_with(&format!("-{to}!{shot}")), "{text}");
+    assert_eq!(notation::parse_move(r, &p, &text).unwrap(), m);
+    // Without the shot, the same text means the plain step.
+    let plain = text.split('!').next().unwrap();
+    let step = notation::parse_move(r, &p, plain).unwrap();
+    assert_eq!(step.shots().count(), 0);
+    assert_eq!(step.to, m.to);
+}
+
+#[test]
+fn immune_kinds_cannot_be_shot_and_still_block_the_line() {
+    // A shield (immune to the bow) two squares away hides the pawn behind it.
+    let p = lab_position(
+        B,
+        &[
+            ("BOW", B, 9, 9),
+            ("SH", W, 10, 12),
+            ("P", W, 10, 13),
+            ("P", W, 12, 12),
+        ],
+    );
+    let all = shot_moves(&p, 9, 9);
+    assert!(
+        !all.iter().any(|(_, s)| s.contains(&(10, 12))),
+        "the shield is immune"
+    );
+    assert!(
+        !all.iter().any(|(_, s)| s.contains(&(10, 13))),
+        "behind the shield"
+    );
+    assert!(
+        all.contains(&((10, 10), vec![(12, 12)])),
+        "the diagonal is open"
+    );
+    // The cannon may shoot the shield (not in its list).
+    let p = lab_position(B, &[("CN", B, 9, 9), ("SH", W, 10, 12)]);
+    assert!(shot_moves(&p, 9, 9).contains(&((10, 10), vec![(10, 12)])));
+}
+
+#[test]
+fn a_cannon_shoots_over_pieces_except_the_kinds_that_stop_it() {
+    // Over a friend and an enemy to a pawn five squares up; not six.
+    let p = lab_position(
+        B,
+        &[
+            ("CN", B, 9, 9),
+            ("P", B, 10, 11),
+            ("P", W, 10, 12),
+            ("P", W, 10, 15),
+            ("P", W, 10, 16),
+        ],
+    );
+    let all = shot_moves(&p, 9, 9);
+    assert!(all.contains(&((10, 10), vec![(10, 12)])));
+    assert!(all.contains(&((10, 10), vec![(10, 15)])));
+    assert!(!all.iter().any(|(_, s)| s.contains(&(10, 16))), "range 5");
+    assert!(
+        !all.iter().any(|(_, s)| s.contains(&(10, 11))),
+        "not its own"
+    );
+    // A wall (of either side) stops the cannon's shot: it can be neither shot nor passed.
+    for side in [B, W] {
+        let p = lab_position(
+            B,
+            &[("CN", B, 9, 9), ("WA", side, 10, 12), ("P", W, 10, 14)],
+        );
+        let all = shot_moves(&p, 9, 9);
+        assert!(!all.iter().any(|(_, s)| !s.is_empty()), "{all:?}");
+    }
+}
+
+#[test]
+fn two_shots_may_hit_a_piece_behind_the_first_and_each_result_is_one_move() {
+    let r = lab();
+    let p = lab_position(
+        B,
+        &[
+            ("FC", B, 9, 9),
+            ("P", W, 10, 12),
+            ("P", W, 10, 14),
+            ("P", W, 12, 10),
+        ],
+    );
+    let all = shot_moves(&p, 9, 9);
+    let from = (10, 10);
+    // One shot, or two: behind the first on the same line, or in another direction.
+    assert!(all.contains(&(from, vec![(10, 12)])));
+    assert!(
+        !all.contains(&(from, vec![(10, 14)])),
+        "hidden until the first is shot"
+    );
+    let two: Vec<_> = all
+        .iter()
+        .filter(|(d, s)| *d == from && s.len() == 2)
+        .map(|(_, s)| s.iter().copied().collect::<BTreeSet<_>>())
+        .collect();
+    // Shooting 12,10 first and 10,12 second is the same result as the other order: one move.
+    // 10,14 and 12,10 cannot both go: 10,12 hides 10,14 unless it is shot.
+    let expected: Vec<BTreeSet<(i32, i32)>> =
+        vec![[(10, 12), (10, 14)].into(), [(10, 12), (12, 10)].into()];
+    for e in &expected {
+        assert_eq!(
+            two.iter().filter(|s| *s == e).count(),
+            1,
+            "{e:?} once: {two:?}"
+        );
+    }
+    assert_eq!(two.len(), 2);
+    let m = *moves_at(r, &p, 9, 9)
+        .iter()
+        .find(|m| shots(m) == vec![(10, 12), (10, 14)])
+        .unwrap();
+    make_unmake(&p, &m, |q| {
+        assert_eq!(at(q, 10, 12), None);
+        assert_eq!(at(q, 10, 14), None);
+        assert_eq!(at(q, 12, 10).as_deref(), Some("P"));
+    });
+    let text = notation::move_string(r, &p, &m);
+    assert_eq!(text.matches('!').count(), 2, "{text}");
+    assert_eq!(notation::parse_move(r, &p, &text).unwrap(), m);
+}
+
+#[test]
+fn cannot_capture_keeps_a_kind_safe_from_displacement_and_it_blocks() {
+    let p = lab_position(B, &[("CH", B, 5, 5), ("WA", W, 5, 8), ("P", W, 8, 5)]);
+    let d = rel(lab(), &p, 5, 5);
+    assert!(d.contains(&(0, 2)) && !d.contains(&(0, 3)) && !d.contains(&(0, 4)));
+    assert!(d.contains(&(3, 0)), "a pawn is fair game");
+}
+
+#[test]
+fn captures_only_limits_displacement_to_the_kinds_listed_not_shots() {
+    let r = lab();
+    let p = lab_position(
+        B,
+        &[
+            ("PR", B, 9, 9),
+            ("PR", W, 9, 11),
+            ("P", W, 11, 11),
+            ("P", W, 12, 10),
+        ],
+    );
+    let all = shot_moves(&p, 9, 9);
+    assert!(
+        all.contains(&((9, 11), vec![])),
+        "takes the enemy priest by moving"
+    );
+    assert!(!all.iter().any(|(d, _)| *d == (11, 11)), "not the pawn");
+    // Jumping to 11,9 it may shoot the pawn next to it (11,10? no: 12,10 is adjacent).
+    assert!(all.contains(&((11, 9), vec![(12, 10)])), "{all:?}");
+    // From 9,11 (on the priest) no shot follows: the shot legs follow a move-only jump.
+    assert!(!all.iter().any(|(d, s)| *d == (9, 11) && !s.is_empty()));
+    let m = *moves_at(r, &p, 9, 9)
+        .iter()
+        .find(|m| xy(m) == (11, 9) && !shots(m).is_empty())
+        .unwrap();
+    make_unmake(&p, &m, |q| {
+        assert_eq!(at(q, 11, 9).as_deref(), Some("PR"));
+        assert_eq!(at(q, 12, 10), None);
+    });
+}
+
+#[test]
+fn a_shot_without_moving_first_keeps_the_piece_on_its_square() {
+    let r = lab();
+    let p = lab_position(B, &[("TW", B, 4, 4), ("P", W, 4, 7), ("P", W, 4, 8)]);
+    let all = shot_moves(&p, 4, 4);
+    assert_eq!(all, [((4, 4), vec![(4, 7)])].into());
+    let m = moves_at(r, &p, 4, 4)[0];
+    assert_eq!(m.from, m.to);
+    let text = notation::move_string(r, &p, &m);
+    let (a, b) = (
+        r.dims().square_name(m.from),
+        r.dims().square_name(sq(r, 4, 7)),
+    );
+    assert_eq!(text, format!("TW{a}-{a}!{b}"));
+    assert_eq!(notation::parse_move(r, &p, &text).unwrap(), m);
+    assert_eq!(notation::parse_move(r, &p, &format!("{a}!{b}")).unwrap(), m);
+    make_unmake(&p, &m, |q| {
+        assert_eq!(at(q, 4, 4).as_deref(), Some("TW"));
+        assert_eq!(at(q, 4, 7), None);
+        assert_eq!(at(q, 4, 8).as_deref(), Some("P"));
+    });
+    // At the board's edge nothing to shoot beyond it.
+    let p = lab_position(B, &[("TW", B, 18, 4)]);
+    assert!(shot_moves(&p, 18, 4).is_empty());
+}
+
+#[test]
+fn a_move_is_still_24_bytes() {
+    assert_eq!(std::mem::size_of::<Move>(), 24);
+}
+
+#[test]
+fn the_board_marks_a_shot_target_apart_from_a_capture() {
+    use taikyoku::reach::{mark, reach};
+    let r = lab();
+    let p = lab_position(B, &[("BOW", B, 9, 9), ("P", W, 10, 13)]);
+    let moves = r.moves_from_all_paths(&p, sq(r, 9, 9));
+    let marks = reach(r, &p, &moves, 0);
+    let flags = |x, y| {
+        marks
+            .iter()
+            .filter(|m| m.0 == sq(r, x, y))
+            .fold(0, |f, m| f | m.1)
+    };
+    assert_eq!(
+        flags(10, 13),
+        mark::SHOT,
+        "shot, never a stop or a capture there"
+    );
+    assert_eq!(flags(10, 10) & mark::QUIET, mark::QUIET);
+}
+
+#[test]
+fn a_card_says_what_a_piece_shoots_and_how_far() {
+    use taikyoku::explain::Movement;
+    let r = lab();
+    let words = |code: &str| Movement::of(r, r.catalogue().by_code(code).unwrap());
+    let bow = words("BOW");
+    let shot = bow.words.iter().find(|w| w.starts_with("shoots")).unwrap();
+    assert!(shot.contains("one enemy piece after moving"), "{shot}");
+    assert!(
+        shot.contains("up to 3 squares in every direction"),
+        "{shot}"
+    );
+    assert!(!shot.contains("over pieces"), "{shot}");
+    assert!(bow.captures.contains("by shooting"), "{}", bow.captures);
+    assert!(!bow.captures.contains("moving onto"), "{}", bow.captures);
+    let cannon = words("CN");
+    assert!(cannon.words.iter().any(|w| w.contains("over pieces")));
+    let fc = words("FC");
+    assert!(fc.words.iter().any(|w| w.contains("up to 2 enemy pieces")));
+    let tower = words("TW");
+    let shot = tower
+        .words
+        .iter()
+        .find(|w| w.starts_with("shoots"))
+        .unwrap();
+    assert!(
+        shot.contains("where it stands") && shot.contains("orthogonally"),
+        "{shot}"
+    );
+}
+
+#[test]
+fn moves_json_lists_shots_apart_from_the_path() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/lab");
+    let r = lab();
+    let p = lab_position(B, &[("FC", B, 9, 9), ("P", W, 10, 12), ("P", W, 10, 14)]);
+    let text = notation::position_string(r, &p);
+    let out = ok(&[
+        "--data",
+        dir,
+        "--game",
+        "lab",
+        "moves",
+        "--json",
+        "--position",
+        &text,
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let two = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["shots"].as_array().unwrap().len() == 2)
+        .unwrap();
+    assert_eq!(two["to"], serde_json::json!([10, 10]));
+    assert_eq!(two["shots"], serde_json::json!([[10, 12], [10, 14]]));
+    assert_eq!(two["path"], serde_json::json!([]));
+    assert_eq!(two["captures"].as_array().unwrap().len(), 2);
+    assert!(two["notation"].as_str().unwrap().contains('!'));
+}
