@@ -14,7 +14,9 @@ pub enum TuiError {
     #[error("unknown theme {name:?}; the themes are: {known}")]
     UnknownTheme { name: String, known: String },
     /// An external engine could not be started (or did not answer its handshake).
-    #[error("engine {command:?}: {message}")]
+    #[error(
+        "--black/--white {command:?}: {message}; a player is human, computer[:LEVEL] or the command of an ATSI engine"
+    )]
     Engine { command: String, message: String },
     #[error("cannot open the terminal: {0}")]
     Open(io::Error),

@@ -199,8 +199,8 @@ impl Action {
             Action::OwnRoyal => "cursor to your king (or other royal piece)",
             Action::SaveAs => "save the game under a new name",
             Action::Recent => "recent and unfinished games: open one",
-            Action::MoveNow => "the computer thinking: play its best move so far now",
-            Action::Hint => "hint: the computer's suggestion for your move (not played)",
+            Action::MoveNow => "the computer thinking: play its best move now",
+            Action::Hint => "hint: the computer's suggestion for your move",
         }
     }
 
