@@ -224,15 +224,18 @@ impl Leg {
                 let keep = match (&self.dirs, previous) {
                     (Dirs::All, _) => true,
                     (Dirs::Absolute(ds), _) => ds.iter().any(|d| d.selects_absolute(sh, v.y, v.x)),
-                    (Dirs::Relative(ds), Some(p)) => {
-                        let (Some(a), Some(b)) = (octant(v), octant(p)) else {
+                    (Dirs::Relative(ds), Some(p)) => match (octant(v), octant(p)) {
+                        (Some(a), Some(b)) => {
+                            let turn = (a - b).rem_euclid(8);
+                            ds.iter().any(|d| d.selects_turn(turn))
+                        }
+                        (None, None) => after_oblique(&self.letters, p, v),
+                        _ => {
                             return Err(
                                 "direction letters after a leap that is not along a line".into()
                             );
-                        };
-                        let turn = (a - b).rem_euclid(8);
-                        ds.iter().any(|d| d.selects_turn(turn))
-                    }
+                        }
+                    },
                     (Dirs::Relative(_), None) => false,
                 };
                 if keep && !out.contains(&v) {
@@ -250,6 +253,31 @@ impl Leg {
     pub fn is_rider(&self) -> bool {
         self.range != 1
     }
+}
+
+/// Whether a later leg's `letters` select oblique vector `v` after the oblique leap `p`.
+/// Single letters turn the leap as a whole: `f` the same leap again, `b` straight back, `l`/`r`
+/// turned 90°, `v`/`s` either; two letters read in the frame whose forward is the leap's
+/// longer component and right its shorter one: `ff` = the two leaps in the same orthogonal
+/// sense (Kō shōgi's cavalry), `bb` the two back, `fs` = `ff`'s wide pair, and so on.
+fn after_oblique(letters: &str, p: Vec2, v: Vec2) -> bool {
+    let (fwd, right) = if p.y.abs() > p.x.abs() {
+        (Vec2::new(0, p.y.signum()), Vec2::new(p.x.signum(), 0))
+    } else {
+        (Vec2::new(p.x.signum(), 0), Vec2::new(0, p.y.signum()))
+    };
+    let f = v.x * fwd.x + v.y * fwd.y;
+    let s = v.x * right.x + v.y * right.y;
+    let left = Vec2::new(-p.y, p.x);
+    split_tokens(letters, true, true).iter().any(|d| match d {
+        Dir::F => v == p,
+        Dir::B => v == p.scale(-1),
+        Dir::L => v == left,
+        Dir::R => v == left.scale(-1),
+        Dir::V => v == p || v == p.scale(-1),
+        Dir::S => v == left || v == left.scale(-1),
+        _ => d.selects_absolute(Shape::Oblique, f, s),
+    })
 }
 
 /// Parses a movement string into its patterns.

@@ -60,6 +60,9 @@ pub struct PieceKind {
     pub overrides: BTreeMap<String, Override>,
     /// The kinds it may not take or pass.
     pub cannot: Cannot,
+    /// Wherever it lands, every piece next to it (of either side) is removed (Kō shōgi's
+    /// poison flame).
+    pub burns: bool,
 }
 
 /// What a kind may not do to other kinds (its `cannot_capture`, `captures_only`,
@@ -145,6 +148,8 @@ struct RawPiece {
     cannot_shoot: Vec<Spanned<String>>,
     #[serde(default)]
     cannot_hop: Vec<Spanned<String>>,
+    #[serde(default)]
+    burns: Option<Spanned<bool>>,
 }
 
 #[derive(Deserialize)]
@@ -306,6 +311,15 @@ impl Catalogue {
                 let all = 0..by_code.len() as KindId;
                 cannot.capture = all.filter(|k| !only.contains(k)).collect();
             }
+            if let Some(b) = &p.burns
+                && *b.get_ref()
+                && ranked
+            {
+                return Err(src.error_span(
+                    &b.span(),
+                    format!("piece {code}: a burning piece cannot be a range capturer (rank)"),
+                ));
+            }
             let mut overrides = BTreeMap::new();
             for (rs, o) in p.rules {
                 let span = o.span();
@@ -365,6 +379,7 @@ impl Catalogue {
                 },
                 overrides,
                 cannot,
+                burns: p.burns.is_some_and(|b| *b.get_ref()),
             });
         }
         Ok(Catalogue { kinds, by_code })

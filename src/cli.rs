@@ -239,9 +239,10 @@ pub struct MovesArgs {
     pub position: PositionArgs,
     #[command(flatten)]
     pub record: RecordArg,
-    /// Print JSON: {"moves": [{"from", "to", "path", "shots", "captures", "own", "promotes",
-    /// "notation"}]} ("shots": the squares it shoots, taken without going there; "own": the
-    /// captured squares that hold the mover's own pieces).
+    /// Print JSON: {"moves": [{"from", "to", "path", "shots", "burnt", "captures", "own",
+    /// "promotes", "notation"}]} ("shots": the squares it shoots, taken without going there;
+    /// "burnt": the pieces a burning piece removes around it; "own": the captured squares that
+    /// hold the mover's own pieces).
     #[arg(long)]
     pub json: bool,
     /// Also print the position string of the position.
@@ -764,6 +765,7 @@ fn moves(g: &GameArgs, rs: &Option<String>, a: MovesArgs) -> Result<(), CliError
                     "to": xy(m.to),
                     "path": m.path().iter().enumerate().filter(|&(i, _)| !m.is_shot(i)).map(|(_, &s)| xy(s)).collect::<Vec<_>>(),
                     "shots": m.shots().map(xy).collect::<Vec<_>>(),
+                    "burnt": m.burnt(dims).map(xy).collect::<Vec<_>>(),
                     "captures": captures.iter().map(|&s| xy(s)).collect::<Vec<_>>(),
                     "own": own.map(|&s| xy(s)).collect::<Vec<_>>(),
                     "promotes": m.promotes(),

@@ -394,7 +394,7 @@ impl Movement {
         Movement {
             words: words(&obs),
             diagram: diagram(&obs),
-            captures: capture_words(rules, &obs),
+            captures: capture_words(rules, &obs, rules.catalogue().kind(kind).burns),
         }
     }
 }
@@ -962,8 +962,11 @@ pub const LEGEND: &str = "☖ the piece (facing up)  ○ steps (or limited range
 ◇ ranges jumping over pieces  ◆ range capture  ◎ reached by a multi-leg move  ! igui (captures there without moving)";
 
 /// How the piece captures, in words, from what the probes showed and the rule set.
-fn capture_words(rules: &Rules, obs: &Observed) -> String {
+fn capture_words(rules: &Rules, obs: &Observed, burns: bool) -> String {
     let mut ways = Vec::new();
+    if burns {
+        ways.push("by burning: wherever it lands, every piece next to it goes, its own too".into());
+    }
     if obs.ends_on_enemy {
         ways.push("by moving onto an enemy piece".to_string());
     }

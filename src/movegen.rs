@@ -44,6 +44,21 @@ const TOOK_TO: u8 = 1 << 7;
 const PROMOTE: u8 = 1;
 /// Flew over pieces by range capture (they are removed when the rule set says so).
 const RANGE: u8 = 2;
+/// The piece burns where it lands: [`Move::line`] is then a mask over the destination's eight
+/// neighbours ([`NEIGHBOURS`]), the pieces it burns.
+const BURN: u8 = 4;
+
+/// The eight neighbours of a square, as (dx, dy), in the order of a burning move's mask bits.
+const NEIGHBOURS: [(i32, i32); 8] = [
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+    (-1, 0),
+    (1, 0),
+    (-1, 1),
+    (0, 1),
+    (1, 1),
+];
 
 impl Move {
     pub(crate) fn new(from: Square, to: Square) -> Move {
@@ -72,14 +87,15 @@ impl Move {
             .filter(|&i| self.took & (1 << i) != 0)
             .map(|i| self.stops[i]);
         let last = self.path().last().copied().unwrap_or(self.from);
+        let burnt = self.burnt(dims);
         // Only a range flight needs the line's direction (and its divisions).
-        let step = if self.line == 0 {
+        let step = if self.line == 0 || self.flags & BURN != 0 {
             0
         } else {
             let ((fx, fy), (tx, ty)) = (dims.xy(last), dims.xy(self.to));
             (ty - fy).signum() * dims.files as i32 + (tx - fx).signum()
         };
-        let mut bits = self.line;
+        let mut bits = if self.flags & BURN != 0 { 0 } else { self.line };
         let line = std::iter::from_fn(move || {
             (bits != 0).then(|| {
                 let k = bits.trailing_zeros() as i32 + 1;
@@ -88,7 +104,16 @@ impl Move {
             })
         });
         let dest = (self.took & TOOK_TO != 0).then_some(self.to);
-        stops.chain(line).chain(dest)
+        stops.chain(line).chain(burnt).chain(dest)
+    }
+
+    /// The pieces the move burns: those next to where a burning piece lands.
+    pub fn burnt(&self, dims: Dims) -> impl Iterator<Item = Square> + 'static {
+        let mask = if self.flags & BURN != 0 { self.line } else { 0 };
+        let (x, y) = dims.xy(self.to);
+        (0..8)
+            .filter(move |i| mask & (1 << i) != 0)
+            .filter_map(move |i| dims.square(x + NEIGHBOURS[i].0, y + NEIGHBOURS[i].1))
     }
 
     /// Where the move stops on its way (a lion's first step, a hook mover's turn).
@@ -377,6 +402,8 @@ pub(crate) struct KindTable {
     pub stuck: Vec<[Vec<bool>; 2]>,
     /// Per attacking kind, the kinds it may not take or pass ([`Bars`]).
     pub bars: Vec<Bars>,
+    /// Per kind: it burns every piece next to where it lands.
+    pub burns: Vec<bool>,
     /// The game's effects (promotion by capture, state-dependent moves), if it has any.
     pub effects: Option<crate::effects::EffectTable>,
 }
@@ -487,6 +514,8 @@ struct Ctx<'a> {
     bars: &'a Bars,
     /// Where the piece stands between legs (a shot leaves it there).
     at: usize,
+    /// It burns the pieces next to where it lands.
+    burns: bool,
     /// Squares emptied by earlier legs' captures.
     taken: [usize; MAX_STOPS],
     n_taken: usize,
@@ -527,7 +556,7 @@ impl Ctx<'_> {
 
     /// Emits the move ending at `to`; `captured` says whether it took an enemy piece anywhere.
     fn emit(
-        &self,
+        &mut self,
         to: usize,
         captured: bool,
         range: bool,
@@ -546,6 +575,10 @@ impl Ctx<'_> {
             m.drop_landing();
         }
         m.line = self.line;
+        if self.burns {
+            m.flags |= BURN;
+            m.line = self.burn_mask(to);
+        }
         if range {
             m.flags |= RANGE;
         }
@@ -556,10 +589,12 @@ impl Ctx<'_> {
             let mut parts = [0u64; MAX_STOPS];
             let mut n = 0;
             for &(s, capturable) in &self.stops[..self.n_stops] {
+                // One move per result: the set of squares taken on the way, less the
+                // destination (which the move takes anyway when it holds a piece).
                 let counts = if self.rules.paths_distinct {
                     capturable
                 } else {
-                    self.taken[..self.n_taken].contains(&s)
+                    s != to && self.taken[..self.n_taken].contains(&s)
                 };
                 if counts {
                     parts[n] = s as u64 + 1;
@@ -569,8 +604,10 @@ impl Ctx<'_> {
             if !self.rules.paths_distinct {
                 parts[..n].sort_unstable();
             }
-            for &p in &parts[..n] {
-                key = key << 14 | p;
+            for (i, &p) in parts[..n].iter().enumerate() {
+                if self.rules.paths_distinct || i == 0 || parts[i - 1] != p {
+                    key = key << 14 | p;
+                }
             }
         }
         let zone = &self.kinds.zone[self.side];
@@ -580,6 +617,20 @@ impl Ctx<'_> {
                 .any(|&(s, capturable)| capturable && zone[s])
         };
         self.promote_and_push(m, key, captured, to, stop_in_zone, out, keys);
+    }
+
+    /// The pieces next to `to` that a burning piece landing there burns (a [`Move::line`]
+    /// mask over [`NEIGHBOURS`]), of either side; they are read, so they are traced.
+    fn burn_mask(&mut self, to: usize) -> u64 {
+        let stride = self.pos.stride() as isize;
+        let mut mask = 0;
+        for (i, &(dx, dy)) in NEIGHBOURS.iter().enumerate() {
+            let c = self.cell(to.wrapping_add_signed(dy as isize * stride + dx as isize));
+            if c != EMPTY && c != OFF {
+                mask |= 1 << i;
+            }
+        }
+        mask
     }
 
     /// [`Move::took`] for a move ending on `to`: the stops and destination that hold a piece
@@ -942,6 +993,7 @@ pub(crate) fn piece_moves_traced(
         clears_path: rules.range.every_move && kinds.range_piece[piece.kind as usize],
         bars: &kinds.bars[piece.kind as usize],
         at: idx,
+        burns: kinds.burns[piece.kind as usize],
         taken: [0; MAX_STOPS],
         n_taken: 0,
         stops: [(0, false); MAX_STOPS],
@@ -957,7 +1009,12 @@ pub(crate) fn piece_moves_traced(
         if done(out) {
             break;
         }
-        ctx.walk_simple(ray, out, &mut keys);
+        if ctx.burns {
+            // A burning move needs its landing's neighbours, which only `emit` looks at.
+            ctx.walk(idx, ray, out, &mut keys, false);
+        } else {
+            ctx.walk_simple(ray, out, &mut keys);
+        }
     }
     for ray in &compiled.rays {
         if done(out) {

@@ -10,21 +10,23 @@ use crate::rules::Rules;
 /// What reaching a square involves, as flags (several moves may reach one square).
 pub mod mark {
     /// A move ends here without taking the piece here (or the square is empty).
-    pub const QUIET: u8 = 1;
+    pub const QUIET: u16 = 1;
     /// A move ends here and takes the piece here.
-    pub const CAPTURE: u8 = 2;
+    pub const CAPTURE: u16 = 2;
     /// A move ends here by jumping: over pieces, or a leap off the lines.
-    pub const JUMP: u8 = 4;
+    pub const JUMP: u16 = 4;
     /// A piece taken on the way (lion step, igui) rather than at the destination.
-    pub const TAKEN_ON_WAY: u8 = 8;
+    pub const TAKEN_ON_WAY: u16 = 8;
     /// A piece a range capturer flies over and removes.
-    pub const RANGE_VICTIM: u8 = 16;
+    pub const RANGE_VICTIM: u16 = 16;
     /// A move that ends here promotes.
-    pub const PROMOTE: u8 = 32;
+    pub const PROMOTE: u16 = 32;
     /// A multi-leg move can stop here and go on.
-    pub const STOP: u8 = 64;
+    pub const STOP: u16 = 64;
     /// A piece a move shoots: taken from afar, the mover never going there.
-    pub const SHOT: u8 = 128;
+    pub const SHOT: u16 = 128;
+    /// A piece a move burns (it is next to where a burning piece lands), of either side.
+    pub const BURNT: u16 = 256;
 }
 
 /// The flags of every square the `moves` (of one piece, in `pos`) reach, after `legs` of their
@@ -36,7 +38,7 @@ pub fn reach<'a>(
     pos: &Position,
     moves: impl IntoIterator<Item = &'a Move>,
     legs: usize,
-) -> Vec<(Square, u8)> {
+) -> Vec<(Square, u16)> {
     let mut out = Vec::new();
     for m in moves {
         let path = m.path();
@@ -44,6 +46,7 @@ pub fn reach<'a>(
             continue;
         }
         let captures = rules.captures(pos, m);
+        let burnt: Vec<Square> = m.burnt(rules.dims()).collect();
         // A shot is no stop to choose: its target is marked with what the move takes.
         let next_stop = path.get(legs).copied().filter(|_| !m.is_shot(legs));
         match next_stop {
@@ -69,6 +72,7 @@ pub fn reach<'a>(
             let on_way = path.iter().position(|&s| s == c);
             // A chosen stop that takes a piece stays marked: it is taken whatever comes next.
             match on_way {
+                _ if burnt.contains(&c) => out.push((c, mark::BURNT)),
                 Some(i) if m.is_shot(i) => out.push((c, mark::SHOT)),
                 Some(_) => out.push((c, mark::TAKEN_ON_WAY)),
                 None => out.push((c, mark::RANGE_VICTIM)),
@@ -111,7 +115,7 @@ mod tests {
         sq
     }
 
-    fn flags(marks: &[(Square, u8)], sq: Square) -> u8 {
+    fn flags(marks: &[(Square, u16)], sq: Square) -> u16 {
         marks.iter().filter(|m| m.0 == sq).fold(0, |f, m| f | m.1)
     }
 

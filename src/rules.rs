@@ -137,6 +137,7 @@ impl Rules {
                 })
                 .collect(),
             effects: None,
+            burns: game.catalogue.kinds.iter().map(|k| k.burns).collect(),
         };
         let vital = (0..game.catalogue.len() as KindId)
             .map(|k| game.end.involves(k))

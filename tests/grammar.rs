@@ -40,7 +40,7 @@ fn shots(m: &Move) -> Vec<(i32, i32)> {
     m.shots().map(|s| lab().dims().xy(s)).collect()
 }
 
-/// A move as its destination and the squares it shoots.
+/// A move as its destination and some of its squares (those it shoots, or takes).
 type Shooting = ((i32, i32), Vec<(i32, i32)>);
 
 /// Every move of the piece on (x, y) as (destination, shots), sorted.
@@ -416,4 +416,194 @@ fn moves_json_lists_shots_apart_from_the_path() {
     assert_eq!(two["path"], serde_json::json!([]));
     assert_eq!(two["captures"].as_array().unwrap().len(), 2);
     assert!(two["notation"].as_str().unwrap().contains('!'));
+}
+
+/// The sets of squares each move of the piece on (x, y) removes, with its destination.
+fn results(p: &Position, x: i32, y: i32) -> Vec<Shooting> {
+    moves_at(lab(), p, x, y)
+        .iter()
+        .map(|m| (xy(m), caps(lab(), p, m)))
+        .collect()
+}
+
+#[test]
+fn a_burning_piece_removes_every_piece_next_to_where_it_lands_of_both_sides() {
+    let r = lab();
+    let p = lab_position(
+        B,
+        &[
+            ("FL", B, 9, 9),
+            ("P", W, 10, 11),
+            ("P", B, 8, 10),
+            ("P", W, 9, 12),
+            ("P", W, 10, 8),
+        ],
+    );
+    let m = *moves_at(r, &p, 9, 9)
+        .iter()
+        .find(|m| xy(m) == (9, 10))
+        .unwrap();
+    let burnt: Vec<_> = m.burnt(r.dims()).map(|s| r.dims().xy(s)).collect();
+    assert_eq!(
+        burnt,
+        vec![(8, 10), (10, 11)],
+        "not its own start, nor 9,12 or 10,8"
+    );
+    assert_eq!(caps(r, &p, &m), vec![(8, 10), (10, 11)]);
+    make_unmake(&p, &m, |q| {
+        assert_eq!(at(q, 9, 10).as_deref(), Some("FL"));
+        for (x, y) in [(8, 10), (10, 11)] {
+            assert_eq!(at(q, x, y), None);
+        }
+        assert_eq!(at(q, 9, 12).as_deref(), Some("P"));
+    });
+    // Capturing too: the piece taken and its neighbours.
+    let p = lab_position(B, &[("FL", B, 9, 9), ("P", W, 9, 10), ("P", W, 9, 11)]);
+    let m = *moves_at(r, &p, 9, 9)
+        .iter()
+        .find(|m| xy(m) == (9, 10))
+        .unwrap();
+    assert_eq!(caps(r, &p, &m), vec![(9, 10), (9, 11)]);
+    // At the edge only the neighbours on the board.
+    let p = lab_position(B, &[("FL", B, 0, 17), ("P", W, 1, 18)]);
+    let m = *moves_at(r, &p, 0, 17)
+        .iter()
+        .find(|m| xy(m) == (0, 18))
+        .unwrap();
+    assert_eq!(caps(r, &p, &m), vec![(1, 18)]);
+    // The board marks them, and moves --json lists them.
+    let marks = taikyoku::reach::reach(r, &p, &[m], 0);
+    assert!(marks.contains(&(sq(r, 1, 18), taikyoku::reach::mark::BURNT)));
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/lab");
+    let text = notation::position_string(r, &p);
+    let out = ok(&[
+        "--data",
+        dir,
+        "--game",
+        "lab",
+        "moves",
+        "--json",
+        "--position",
+        &text,
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let burning = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["to"] == serde_json::json!([0, 18]))
+        .unwrap();
+    assert_eq!(burning["burnt"], serde_json::json!([[1, 18]]));
+}
+
+#[test]
+fn exactly_five_steps_turning_freely_capture_on_every_step_one_move_per_result() {
+    let p = lab_position(B, &[("TH", B, 9, 9)]);
+    let d = rel(lab(), &p, 9, 9);
+    // Odd distances only, up to five: 4 + 12 + 20 squares, each once.
+    assert!(
+        d.iter()
+            .all(|&(x, y)| (x.abs() + y.abs()) % 2 == 1 && x.abs() + y.abs() <= 5)
+    );
+    assert_eq!(d.len(), 36);
+    assert_eq!(
+        moves_at(lab(), &p, 9, 9).len(),
+        36,
+        "one move per destination"
+    );
+    // Two enemies on its way: one move takes both and ends beyond; results are never repeated.
+    let p = lab_position(
+        B,
+        &[
+            ("TH", B, 9, 9),
+            ("P", W, 9, 10),
+            ("P", W, 9, 11),
+            ("P", B, 8, 9),
+        ],
+    );
+    let all = results(&p, 9, 9);
+    let unique: BTreeSet<_> = all.iter().cloned().collect();
+    assert_eq!(unique.len(), all.len(), "no duplicate results");
+    assert!(all.contains(&((9, 14), vec![(9, 10), (9, 11)])));
+    assert!(
+        !all.iter().any(|(_, c)| c.contains(&(8, 9))),
+        "never its own piece"
+    );
+    assert!(!all.iter().any(|(d, _)| *d == (8, 9)));
+}
+
+#[test]
+fn up_to_five_straight_steps_capture_every_enemy_and_stop_at_a_friend() {
+    let p = lab_position(
+        B,
+        &[
+            ("FW", B, 9, 9),
+            ("P", W, 9, 11),
+            ("P", W, 9, 12),
+            ("P", B, 9, 13),
+        ],
+    );
+    let all = results(&p, 9, 9);
+    let up: BTreeSet<_> = all
+        .iter()
+        .filter(|(d, _)| d.0 == 9 && d.1 > 9)
+        .cloned()
+        .collect();
+    let expected: BTreeSet<_> = [
+        ((9, 10), vec![]),
+        ((9, 11), vec![(9, 11)]),
+        ((9, 12), vec![(9, 11), (9, 12)]),
+    ]
+    .into();
+    assert_eq!(up, expected);
+    // Open lines: five squares each way, no turn.
+    let p = lab_position(B, &[("FW", B, 9, 9)]);
+    let d = rel(lab(), &p, 9, 9);
+    assert_eq!(d.len(), 20);
+    assert!(d.iter().all(|&(x, y)| x == 0 || y == 0));
+}
+
+#[test]
+fn a_cavalry_jumps_twice_in_the_same_orthogonal_sense_or_back() {
+    let p = lab_position(B, &[("CV", B, 9, 9)]);
+    let d = rel(lab(), &p, 9, 9);
+    let singles = [
+        (1, 2),
+        (-1, 2),
+        (1, -2),
+        (-1, -2),
+        (2, 1),
+        (-2, 1),
+        (2, -1),
+        (-2, -1),
+    ];
+    let doubles = [
+        (2, 4),
+        (0, 4),
+        (-2, 4),
+        (2, -4),
+        (0, -4),
+        (-2, -4),
+        (4, 2),
+        (4, 0),
+        (4, -2),
+        (-4, 2),
+        (-4, 0),
+        (-4, -2),
+    ];
+    let mut expected = set(&singles);
+    expected.extend(doubles);
+    expected.insert((0, 0));
+    assert_eq!(d, expected, "no (1,2) then (2,1): not the same sense");
+    // Igui: out onto an enemy and back.
+    let p = lab_position(B, &[("CV", B, 9, 9), ("P", W, 10, 11)]);
+    assert!(results(&p, 9, 9).contains(&((9, 9), vec![(10, 11)])));
+    // A friend on the first square: neither a stop nor a way back.
+    let p = lab_position(B, &[("CV", B, 9, 9), ("P", B, 10, 11)]);
+    let all = results(&p, 9, 9);
+    assert!(!all.iter().any(|(d, _)| *d == (11, 13)), "{all:?}");
+    assert!(
+        all.iter().any(|(d, _)| *d == (9, 9)),
+        "back through another square"
+    );
 }

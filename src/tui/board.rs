@@ -77,7 +77,7 @@ pub struct Board {
     pub view: View,
     pub selection: Option<Selection>,
     /// Overlay flags per square for the piece under the cursor (or the selection).
-    pub overlay: Vec<u8>,
+    pub overlay: Vec<u16>,
     /// The kind shown in the side panel when no piece is under the cursor (after a find).
     pub inspect: Option<KindId>,
     pub geom: Geometry,
@@ -821,7 +821,7 @@ struct Cell {
     col: u16,
     row: u16,
     w: u16,
-    flags: u8,
+    flags: u16,
     base: Style,
 }
 
@@ -898,7 +898,7 @@ impl Cell {
 /// The mark before a piece, by what matters most: a royal in danger (`&`), a stop the move
 /// can go on from (`@`), a capture (`x`), shot from afar (`%`), taken on the way (`!`), removed by a range capture
 /// (`#`), the mover's own square it can come back to (`o`); none: the side mark.
-fn occupied_mark(t: &Theme, flags: u8, danger: bool) -> Option<(char, Style)> {
+fn occupied_mark(t: &Theme, flags: u16, danger: bool) -> Option<(char, Style)> {
     Some(if danger {
         ('&', t.warning.add_modifier(Modifier::REVERSED))
     } else if flags & mark::STOP != 0 {
@@ -907,6 +907,8 @@ fn occupied_mark(t: &Theme, flags: u8, danger: bool) -> Option<(char, Style)> {
         ('x', t.capture)
     } else if flags & mark::SHOT != 0 {
         ('%', t.capture)
+    } else if flags & mark::BURNT != 0 {
+        ('$', t.range)
     } else if flags & mark::TAKEN_ON_WAY != 0 {
         ('!', t.igui)
     } else if flags & mark::RANGE_VICTIM != 0 {
