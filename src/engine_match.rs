@@ -30,7 +30,7 @@ pub struct MatchArgs {
     #[arg(long = "engine", value_name = "CMD", required = true)]
     pub engines: Vec<String>,
     /// Number of games; the engines take turns playing Black (the first engine starts).
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub games: u32,
     /// Time control per side: BASE+INC in seconds (`60+1`, `0.5+0.1`).
     #[arg(long, value_name = "BASE+INC")]
