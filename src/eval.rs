@@ -20,6 +20,7 @@
 
 use crate::catalogue::KindId;
 use crate::geometry::{Side, Square};
+use crate::movegen::Move;
 use crate::position::{Cell, EMPTY, Piece, Position, cell_side, decode, encode};
 use crate::rules::Rules;
 
@@ -174,32 +175,61 @@ pub fn kind_values(rules: &Rules) -> Vec<KindValue> {
         .collect()
 }
 
-/// The evaluation tables a search uses: values looked up by board cell.
+/// Centipawns per rank a piece stands ahead of its own back rank (development).
+pub const ADVANCE: i32 = 1;
+/// Centipawns per rank a royal piece stands ahead of its home ranks (a penalty: it should
+/// stay behind its army).
+pub const ROYAL_ADVANCE: i32 = 4;
+/// The home ranks a royal piece may use freely.
+const ROYAL_HOME: i32 = 3;
+/// Centipawns per file a piece stands away from the middle (a penalty).
+pub const CENTRE: i32 = 1;
+
+/// The evaluation tables a search uses: values looked up by board cell, and the small
+/// positional terms (development, a royal staying home, the centre) by mailbox cell.
 #[derive(Clone, Debug)]
 pub struct Eval {
     /// Per cell code (kind, side, promoted): the piece's value.
     by_cell: Vec<i32>,
-    /// Per cell code: what promoting the piece adds (0 if it cannot).
-    gain: Vec<i32>,
+    /// Per cell code: whether the piece is royal.
+    royal: Vec<bool>,
+    /// Per side, per mailbox cell: ranks ahead of the side's back rank (0 off the board).
+    ahead: [Vec<i8>; 2],
+    /// Per mailbox cell: files away from the middle.
+    off_centre: Vec<i8>,
 }
 
 impl Eval {
     pub fn new(rules: &Rules) -> Eval {
         let values: Vec<i32> = kind_values(rules).iter().map(|v| v.value).collect();
+        let kinds = &rules.catalogue().kinds;
         let cells = (values.len() + 1) << 2;
         let mut by_cell = vec![0; cells];
-        let mut gain = vec![0; cells];
+        let mut royal = vec![false; cells];
         for c in 4..cells {
             if let Some(p) = decode(c as Cell) {
                 by_cell[c] = values[p.kind as usize];
-                if !p.promoted
-                    && let Some(to) = rules.readings[p.kind as usize].promotes_to
-                {
-                    gain[c] = values[to as usize] - values[p.kind as usize];
-                }
+                royal[c] = kinds[p.kind as usize].royal;
             }
         }
-        Eval { by_cell, gain }
+        let dims = rules.dims();
+        let board = rules.empty_position().cells().len();
+        let mut ahead = [vec![0; board], vec![0; board]];
+        let mut off_centre = vec![0; board];
+        for sq in dims.squares() {
+            let (x, y) = dims.xy(sq);
+            let i = rules.cell_index(sq);
+            ahead[0][i] = y as i8;
+            ahead[1][i] = (dims.ranks as i32 - 1 - y) as i8;
+            // Twice the distance, so that an even number of files has no favourite.
+            off_centre[i] = ((2 * x - (dims.files as i32 - 1)).abs() / 2) as i8;
+        }
+        Eval {
+            by_cell,
+            royal,
+            ahead,
+            off_centre,
+        }
     }
 
     /// The value of the piece in `cell` (0 for an empty cell).
@@ -208,12 +238,40 @@ impl Eval {
         self.by_cell.get(cell as usize).copied().unwrap_or(0)
     }
 
+    /// The piece in `cell` on mailbox cell `idx`: its value and where it stands.
+    #[inline]
+    fn worth(&self, cell: Cell, idx: usize) -> i32 {
+        if cell == EMPTY {
+            return 0;
+        }
+        let ahead = self.ahead[cell_side(cell)][idx] as i32;
+        let place = if self.royal[cell as usize] {
+            -ROYAL_ADVANCE * (ahead - ROYAL_HOME).max(0)
+        } else {
+            ADVANCE * ahead - CENTRE * self.off_centre[idx] as i32
+        };
+        self.cell_value(cell) + place
+    }
+
     /// The value of a piece.
     pub fn piece_value(&self, p: Piece) -> i32 {
         self.cell_value(encode(p))
     }
 
-    /// Material, Black's minus White's.
+    /// The whole evaluation from scratch, Black's view: material and place of every piece.
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        pos.cells()
+            .iter()
+            .enumerate()
+            .filter(|&(_, &c)| c != EMPTY && c != crate::position::OFF)
+            .map(|(i, &c)| {
+                let v = self.worth(c, i);
+                if cell_side(c) == 0 { v } else { -v }
+            })
+            .sum()
+    }
+
+    /// Material only, Black's minus White's.
     pub fn material(&self, pos: &Position) -> i32 {
         pos.cells()
             .iter()
@@ -225,24 +283,43 @@ impl Eval {
             .sum()
     }
 
-    /// What a move (legal in `pos`) changes the mover's material balance by: the value of the
-    /// enemy pieces it removes, minus its own, plus what promotion adds.
-    pub fn move_gain(&self, rules: &Rules, pos: &Position, m: &crate::movegen::Move) -> i32 {
+    /// What a move (legal in `pos`) changes the mover's [`Eval::evaluate`] by: the enemy
+    /// pieces it removes, minus its own, plus what promotion adds and where the mover goes.
+    pub fn move_gain(&self, rules: &Rules, pos: &Position, m: &Move) -> i32 {
         let us = pos.to_move().index();
         let mut g = 0;
         for sq in m.victims(rules.dims()) {
-            let c = pos.cell(rules.cell_index(sq));
-            let v = self.cell_value(c);
+            let i = rules.cell_index(sq);
+            let c = pos.cell(i);
+            let v = self.worth(c, i);
             g += if cell_side(c) == us { -v } else { v };
         }
-        if m.promotes() {
-            g += self.gain[pos.cell(rules.cell_index(m.from)) as usize];
+        let from = rules.cell_index(m.from);
+        let mover = pos.cell(from);
+        let arriving = if m.promotes() {
+            self.promoted_cell(rules, mover)
+        } else {
+            mover
+        };
+        g + self.worth(arriving, rules.cell_index(m.to)) - self.worth(mover, from)
+    }
+
+    /// The cell code of `cell`'s piece promoted.
+    fn promoted_cell(&self, rules: &Rules, cell: Cell) -> Cell {
+        match decode(cell) {
+            Some(mut p) if !p.promoted => {
+                if let Some(k) = rules.readings[p.kind as usize].promotes_to {
+                    p.kind = k;
+                    p.promoted = true;
+                }
+                encode(p)
+            }
+            _ => cell,
         }
-        g
     }
 
     /// The value of the piece that makes the move.
-    pub fn mover_value(&self, rules: &Rules, pos: &Position, m: &crate::movegen::Move) -> i32 {
+    pub fn mover_value(&self, rules: &Rules, pos: &Position, m: &Move) -> i32 {
         self.cell_value(pos.cell(rules.cell_index(m.from)))
     }
 }

@@ -9,6 +9,7 @@
 //! position, seed and node limit.
 
 use crate::eval::{Eval, Rng};
+use crate::movecache::MoveCache;
 use crate::movegen::{Move, Scratch};
 use crate::position::Position;
 use crate::rules::Rules;
@@ -24,7 +25,7 @@ const INF: i32 = MATE + 1;
 /// The deepest the search goes (quiescence included).
 const MAX_PLY: usize = 64;
 /// The quiescence search looks at most this many captures deep.
-const QUIESCENCE_DEPTH: u32 = 6;
+const QUIESCENCE_DEPTH: u32 = 4;
 
 /// What limits a search; with none, it runs until stopped.
 #[derive(Clone, Debug, Default)]
@@ -155,9 +156,16 @@ impl Table {
 #[derive(Default)]
 struct Ply {
     moves: Vec<Move>,
-    scores: Vec<i32>,
+    /// The moves with their ordering keys, best first once picked.
+    scored: Vec<(i32, Move)>,
     pv: Vec<Move>,
     killers: [Option<Move>; 2],
+    /// The replying side's moves, built once a node has more than one child to search: each
+    /// child then gets its list incrementally ([`MoveCache::moves_after`]).
+    cache: MoveCache,
+    cached: bool,
+    /// The move being searched from this node (what the child's list follows from).
+    current: Option<Move>,
 }
 
 /// Scores of mate found `ply` plies from the root, stored relative to the node in the table.
@@ -450,36 +458,40 @@ impl Searcher {
             }
         }
         let mut moves = std::mem::take(&mut self.plies[ply].moves);
-        let mut scores = std::mem::take(&mut self.plies[ply].scores);
         moves.clear();
         if root {
             moves.extend_from_slice(&self.root_moves);
         } else {
-            self.rules
-                .legal_moves_into(pos, &mut self.scratch, &mut moves);
+            self.generate(pos, ply, false, &mut moves);
         }
         if moves.is_empty() {
             self.plies[ply].moves = moves;
-            self.plies[ply].scores = scores;
             return -(MATE - ply as i32);
         }
         let tt_move = hit.and_then(|e| e.mv);
-        self.score_moves(pos, ply, &moves, &mut scores, tt_move, root);
+        let mut scored = std::mem::take(&mut self.plies[ply].scored);
+        self.score_moves(pos, ply, &moves, &mut scored, tt_move, root);
+        self.plies[ply].moves = moves;
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = None;
-        let n = moves.len();
         let mut searched = 0;
-        for i in 0..n {
-            pick(&mut moves, &mut scores, i);
-            let m = moves[i];
+        for i in 0..scored.len() {
+            pick(&mut scored, i);
+            let m = scored[i].1;
             let gain = self.eval.move_gain(&self.rules, pos, &m);
             let quiet = !m.captures() && !m.promotes();
             // Futility: near the leaves a quiet move cannot lift a hopeless score.
             if !pv_node && quiet && searched > 0 && depth <= 2 && mat + 150 * depth <= alpha {
                 continue;
             }
+            if searched == 1 && !self.plies[ply].cached {
+                let them = pos.to_move().opponent();
+                self.plies[ply].cache.build(&self.rules, pos, them);
+                self.plies[ply].cached = true;
+            }
             let killer = self.plies[ply].killers.contains(&Some(m));
+            self.plies[ply].current = Some(m);
             let undo = self.rules.make(pos, &m);
             let child = -(mat + gain);
             let mut s;
@@ -522,8 +534,8 @@ impl Searcher {
                 }
             }
         }
-        self.plies[ply].moves = moves;
-        self.plies[ply].scores = scores;
+        self.plies[ply].scored = scored;
+        self.plies[ply].cached = false;
         if self.stopped {
             return best.max(alpha0);
         }
@@ -543,6 +555,23 @@ impl Searcher {
             generation: self.table.generation,
         });
         best
+    }
+
+    /// The moves of the side to move at `ply` (only captures if `captures`): from the parent's
+    /// cache when it has one, else generated.
+    fn generate(&mut self, pos: &Position, ply: usize, captures: bool, out: &mut Vec<Move>) {
+        if ply > 0 && self.plies[ply - 1].cached {
+            let parent = &mut self.plies[ply - 1];
+            let m = parent.current.expect("the move searched");
+            parent.cache.moves_after(&self.rules, pos, &m, out);
+            if captures {
+                out.retain(Move::captures);
+            }
+        } else if captures {
+            self.rules.capture_moves_into(pos, &mut self.scratch, out);
+        } else {
+            self.rules.legal_moves_into(pos, &mut self.scratch, out);
+        }
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {
@@ -571,11 +600,11 @@ impl Searcher {
         pos: &Position,
         ply: usize,
         moves: &[Move],
-        scores: &mut Vec<i32>,
+        scored: &mut Vec<(i32, Move)>,
         tt_move: Option<Move>,
         root: bool,
     ) {
-        scores.clear();
+        scored.clear();
         let killers = self.plies[ply].killers;
         for (i, m) in moves.iter().enumerate() {
             let s = if root {
@@ -597,7 +626,7 @@ impl Searcher {
             } else {
                 self.history[history_slot(m)]
             };
-            scores.push(s);
+            scored.push((s, *m));
         }
     }
 
@@ -628,24 +657,34 @@ impl Searcher {
         let mut best = mat;
         alpha = alpha.max(mat);
         let mut moves = std::mem::take(&mut self.plies[ply].moves);
-        let mut scores = std::mem::take(&mut self.plies[ply].scores);
         moves.clear();
-        scores.clear();
-        self.rules
-            .capture_moves_into(pos, &mut self.scratch, &mut moves);
+        self.generate(pos, ply, true, &mut moves);
+        let mut scored = std::mem::take(&mut self.plies[ply].scored);
+        scored.clear();
         for m in &moves {
             let gain = self.eval.move_gain(&self.rules, pos, m);
-            let mover = self.eval.mover_value(&self.rules, pos, m);
-            scores.push(gain * 16 - mover / 16);
-        }
-        for i in 0..moves.len() {
-            pick(&mut moves, &mut scores, i);
-            let m = moves[i];
-            let gain = self.eval.move_gain(&self.rules, pos, &m);
             // Delta pruning: even winning this for free would not reach alpha.
             if gain <= 0 || mat + gain + 200 <= alpha {
                 continue;
             }
+            // Beyond the first capture, only those that gain even if the mover is taken back
+            // (a cheap stand-in for a static exchange evaluation).
+            let mover = self.eval.mover_value(&self.rules, pos, m);
+            if qdepth == 0 || gain >= mover {
+                scored.push((gain * 16 - mover / 16, *m));
+            }
+        }
+        self.plies[ply].moves = moves;
+        for i in 0..scored.len() {
+            pick(&mut scored, i);
+            let m = scored[i].1;
+            let gain = self.eval.move_gain(&self.rules, pos, &m);
+            if i == 1 && scored.len() > 2 && qdepth + 1 < QUIESCENCE_DEPTH {
+                let them = pos.to_move().opponent();
+                self.plies[ply].cache.build(&self.rules, pos, them);
+                self.plies[ply].cached = true;
+            }
+            self.plies[ply].current = Some(m);
             let undo = self.rules.make(pos, &m);
             let s = -self.quiesce(pos, -beta, -alpha, ply + 1, -(mat + gain), qdepth + 1, stop);
             self.rules.unmake(pos, undo);
@@ -663,23 +702,27 @@ impl Searcher {
                 }
             }
         }
-        self.plies[ply].moves = moves;
-        self.plies[ply].scores = scores;
+        self.plies[ply].scored = scored;
+        self.plies[ply].cached = false;
         best
     }
 }
 
-/// Moves the best-scored of `moves[i..]` to `i` (a selection sort done lazily: most nodes
-/// need only their first few moves).
-fn pick(moves: &mut [Move], scores: &mut [i32], i: usize) {
-    let mut best = i;
-    for j in i + 1..moves.len() {
-        if scores[j] > scores[best] {
-            best = j;
+/// Moves the best-scored of `scored[i..]` to `i`: a selection for the first few (most nodes
+/// need only those), then one sort of the rest.
+fn pick(scored: &mut [(i32, Move)], i: usize) {
+    const SELECT: usize = 4;
+    if i < SELECT {
+        let mut best = i;
+        for j in i + 1..scored.len() {
+            if scored[j].0 > scored[best].0 {
+                best = j;
+            }
         }
+        scored.swap(i, best);
+    } else if i == SELECT {
+        scored[i..].sort_by_key(|&(s, _)| std::cmp::Reverse(s));
     }
-    moves.swap(i, best);
-    scores.swap(i, best);
 }
 
 /// The time manager: (soft, hard) budgets. No new iteration starts after the soft one; the
