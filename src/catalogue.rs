@@ -63,6 +63,12 @@ pub struct PieceKind {
     /// Wherever it lands, every piece next to it (of either side) is removed (Kō shōgi's
     /// poison flame).
     pub burns: bool,
+    /// It freezes the first enemy piece on each line it ranges along (Kō shōgi's nets).
+    pub freezes: bool,
+    /// No enemy piece within this many squares (king distance) may shoot (the five-li fog).
+    pub fog: u8,
+    /// It may shoot within an enemy fog (the priest family).
+    pub sees_in_fog: bool,
 }
 
 /// What a kind may not do to other kinds (its `cannot_capture`, `captures_only`,
@@ -150,6 +156,12 @@ struct RawPiece {
     cannot_hop: Vec<Spanned<String>>,
     #[serde(default)]
     burns: Option<Spanned<bool>>,
+    #[serde(default)]
+    freezes: bool,
+    #[serde(default)]
+    fog: u8,
+    #[serde(default)]
+    sees_in_fog: bool,
 }
 
 #[derive(Deserialize)]
@@ -380,6 +392,9 @@ impl Catalogue {
                 overrides,
                 cannot,
                 burns: p.burns.is_some_and(|b| *b.get_ref()),
+                freezes: p.freezes,
+                fog: p.fog,
+                sees_in_fog: p.sees_in_fog,
             });
         }
         Ok(Catalogue { kinds, by_code })

@@ -366,6 +366,18 @@ impl Compiled {
     }
 }
 
+impl Compiled {
+    /// The directions it ranges along (single-leg rides of more than one square), as a mask
+    /// over [`crate::betza::octant`]s.
+    pub(crate) fn ranging(&self) -> u8 {
+        let rides = self.simple.iter().chain(&self.rays);
+        let lines = rides.filter(|r| r.next.is_empty() && r.max > 1 && !r.shoot);
+        lines
+            .filter_map(|r| crate::betza::octant(r.vec))
+            .fold(0, |m, o| m | 1 << o)
+    }
+}
+
 /// Whether two single-leg rays can land on the same square.
 fn overlapping(rays: &[Ray]) -> bool {
     if rays.iter().any(|r| r.kind != Kind::Plain) {
@@ -404,9 +416,38 @@ pub(crate) struct KindTable {
     pub bars: Vec<Bars>,
     /// Per kind: it burns every piece next to where it lands.
     pub burns: Vec<bool>,
+    /// Auras: pieces that freeze or fog enemy pieces ([`Auras`]); `None` in games without.
+    pub auras: Option<Auras>,
     /// The game's effects (promotion by capture, state-dependent moves), if it has any.
     pub effects: Option<crate::effects::EffectTable>,
 }
+
+/// What auras a game's kinds have, per kind: recomputed in every position, since generation
+/// reads them off the board (and traces what it read).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Auras {
+    /// Per kind, per side: the directions (octant mask) along which it freezes the first
+    /// piece met, an enemy (its ranging lines; 0: it freezes nothing).
+    pub freezes: Vec<[u8; 2]>,
+    /// Per kind: within this many squares (king distance) no enemy piece may shoot (0: none).
+    pub fog: Vec<u8>,
+    /// Per kind: it shoots in a fog all the same.
+    pub sees_in_fog: Vec<bool>,
+    /// The largest fog radius.
+    pub fog_reach: u8,
+}
+
+/// The eight king directions, by octant (counter-clockwise from +x).
+const OCTANTS: [(i32, i32); 8] = [
+    (1, 0),
+    (1, 1),
+    (0, 1),
+    (-1, 1),
+    (-1, 0),
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+];
 
 /// The kinds a piece kind may not capture by moving there, may not shoot, and may not hop
 /// over: bit sets over kind ids, empty when there are none (as for every Taikyoku piece).
@@ -516,6 +557,8 @@ struct Ctx<'a> {
     at: usize,
     /// It burns the pieces next to where it lands.
     burns: bool,
+    /// An enemy fog keeps it from shooting.
+    fogged: bool,
     /// Squares emptied by earlier legs' captures.
     taken: [usize; MAX_STOPS],
     n_taken: usize,
@@ -617,6 +660,62 @@ impl Ctx<'_> {
                 .any(|&(s, capturable)| capturable && zone[s])
         };
         self.promote_and_push(m, key, captured, to, stop_in_zone, out, keys);
+    }
+
+    /// Whether an enemy piece that freezes stands first on one of the piece's eight lines,
+    /// facing it along a line it ranges on. Every square looked at is traced.
+    fn frozen(&mut self, auras: &Auras, _kind: u16) -> bool {
+        let stride = self.pos.stride() as isize;
+        for (o, &(dx, dy)) in OCTANTS.iter().enumerate() {
+            let step = dy as isize * stride + dx as isize;
+            let mut sq = self.origin;
+            loop {
+                sq = sq.wrapping_add_signed(step);
+                let c = self.cell(sq);
+                if c == EMPTY {
+                    continue;
+                }
+                if c != OFF
+                    && cell_side(c) != self.side
+                    && let Some(p) = decode(c)
+                    && auras.freezes[p.kind as usize][p.side.index()] & (1 << ((o + 4) % 8)) != 0
+                {
+                    return true;
+                }
+                break;
+            }
+        }
+        false
+    }
+
+    /// Whether an enemy fog is within its reach of the piece (king distance), so that the
+    /// piece may not shoot. Every square looked at is traced.
+    fn in_fog(&mut self, auras: &Auras, kind: u16) -> bool {
+        if auras.sees_in_fog[kind as usize] || auras.fog_reach == 0 {
+            return false;
+        }
+        let dims = self.pos.dims();
+        let (x, y) = dims.xy(self.kinds.squares[self.origin]);
+        let r = auras.fog_reach as i32;
+        for dy in -r..=r {
+            for dx in -r..=r {
+                let Some(at) = dims.square(x + dx, y + dy) else {
+                    continue;
+                };
+                let sq = self.pos.index(at);
+                let c = self.cell(sq);
+                if c == EMPTY {
+                    continue;
+                }
+                if cell_side(c) != self.side
+                    && let Some(p) = decode(c)
+                    && auras.fog[p.kind as usize] as i32 >= dx.abs().max(dy.abs())
+                {
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     /// The pieces next to `to` that a burning piece landing there burns (a [`Move::line`]
@@ -770,6 +869,9 @@ impl Ctx<'_> {
             if self.cell(from.wrapping_add_signed(d)) != EMPTY {
                 return;
             }
+        }
+        if ray.shoot && self.fogged {
+            return;
         }
         let final_leg = ray.next.is_empty();
         let mut hops_left = match ray.kind {
@@ -994,6 +1096,7 @@ pub(crate) fn piece_moves_traced(
         bars: &kinds.bars[piece.kind as usize],
         at: idx,
         burns: kinds.burns[piece.kind as usize],
+        fogged: false,
         taken: [0; MAX_STOPS],
         n_taken: 0,
         stops: [(0, false); MAX_STOPS],
@@ -1003,6 +1106,13 @@ pub(crate) fn piece_moves_traced(
         captures_only: scratch.captures_only,
         trace,
     };
+    if let Some(auras) = &kinds.auras {
+        if ctx.frozen(auras, piece.kind) {
+            scratch.keys = keys;
+            return;
+        }
+        ctx.fogged = ctx.in_fog(auras, piece.kind);
+    }
     // When only existence matters, stop after the first ray that yields a move.
     let done = |out: &Vec<Move>| scratch.existence && out.len() > start;
     for ray in &compiled.simple {

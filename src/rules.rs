@@ -37,6 +37,27 @@ impl std::fmt::Debug for Rules {
     }
 }
 
+/// The game's auras, read off its kinds (`None` when no kind has one: no cost in generation).
+fn auras(game: &Game, compiled: &[[Compiled; 2]]) -> Option<movegen::Auras> {
+    let kinds = &game.catalogue.kinds;
+    if !kinds.iter().any(|k| k.freezes || k.fog > 0) {
+        return None;
+    }
+    Some(movegen::Auras {
+        freezes: kinds
+            .iter()
+            .zip(compiled)
+            .map(|(k, c)| match k.freezes {
+                true => [c[0].ranging(), c[1].ranging()],
+                false => [0, 0],
+            })
+            .collect(),
+        fog: kinds.iter().map(|k| k.fog).collect(),
+        sees_in_fog: kinds.iter().map(|k| k.sees_in_fog).collect(),
+        fog_reach: kinds.iter().map(|k| k.fog).max().unwrap_or(0),
+    })
+}
+
 impl Rules {
     pub fn new(game: Game, rule_set: &str) -> Result<Rules, RulesError> {
         let rs = game
@@ -138,6 +159,11 @@ impl Rules {
                 .collect(),
             effects: None,
             burns: game.catalogue.kinds.iter().map(|k| k.burns).collect(),
+            auras: None,
+        };
+        let kinds = KindTable {
+            auras: auras(&game, &kinds.compiled),
+            ..kinds
         };
         let vital = (0..game.catalogue.len() as KindId)
             .map(|k| game.end.involves(k))

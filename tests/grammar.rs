@@ -607,3 +607,80 @@ fn a_cavalry_jumps_twice_in_the_same_orthogonal_sense_or_back() {
         "back through another square"
     );
 }
+
+#[test]
+fn a_net_freezes_the_first_enemy_on_each_line_it_ranges_along() {
+    let r = lab();
+    let none = |p: &Position, x, y| moves_at(r, p, x, y).is_empty();
+    // Sideways (sR) and forward diagonals (fB) are its ranging lines; forward is not.
+    let p = lab_position(
+        W,
+        &[
+            ("NET", B, 9, 9),
+            ("P", W, 12, 9),
+            ("P", W, 13, 9),
+            ("P", W, 11, 11),
+            ("P", W, 9, 12),
+            ("P", W, 7, 7),
+        ],
+    );
+    assert!(none(&p, 12, 9), "first on the line to its right");
+    assert!(!none(&p, 13, 9), "behind the first");
+    assert!(none(&p, 11, 11), "on a forward diagonal");
+    assert!(!none(&p, 9, 12), "straight ahead is no ranging line");
+    assert!(!none(&p, 7, 7), "a backward diagonal neither");
+    // A piece between shields it; its own side's pieces are never frozen.
+    let p = lab_position(W, &[("NET", B, 9, 9), ("P", B, 10, 9), ("P", W, 12, 9)]);
+    assert!(!none(&p, 12, 9));
+    assert!(!none(&p, 10, 9));
+    // It is recomputed after every move: the net steps back, the pawn is free.
+    let p = lab_position(B, &[("NET", B, 9, 9), ("P", W, 12, 9)]);
+    let back = *moves_at(r, &p, 9, 9)
+        .iter()
+        .find(|m| xy(m) == (9, 8))
+        .unwrap();
+    let mut q = p.clone();
+    r.play_unchecked(&mut q, &back);
+    assert!(!none(&q, 12, 9));
+    check_incremental(&p, &back);
+}
+
+#[test]
+fn a_fog_keeps_enemy_shooters_within_five_squares_from_shooting() {
+    let r = lab();
+    let shoots = |p: &Position, x, y| moves_at(r, p, x, y).iter().any(|m| m.shots().count() > 0);
+    let p = lab_position(B, &[("BOW", B, 9, 9), ("P", W, 10, 12), ("FOG", W, 14, 14)]);
+    assert!(!shoots(&p, 9, 9), "the fog is five squares away");
+    assert!(!moves_at(r, &p, 9, 9).is_empty(), "it still steps");
+    let p = lab_position(B, &[("BOW", B, 9, 9), ("P", W, 10, 12), ("FOG", W, 15, 14)]);
+    assert!(shoots(&p, 9, 9), "six squares away");
+    let p = lab_position(B, &[("BOW", B, 9, 9), ("P", W, 10, 12), ("FOG", B, 12, 12)]);
+    assert!(shoots(&p, 9, 9), "its own side's fog");
+    // The priest family shoots in a fog.
+    let p = lab_position(B, &[("PR", B, 9, 9), ("P", W, 12, 10), ("FOG", W, 11, 13)]);
+    assert!(shoots(&p, 9, 9));
+    // The fog moving into reach: incremental generation sees it.
+    let p = lab_position(W, &[("BOW", B, 9, 9), ("P", W, 10, 12), ("FOG", W, 15, 15)]);
+    let near = *moves_at(r, &p, 15, 15)
+        .iter()
+        .find(|m| xy(m) == (13, 13))
+        .unwrap();
+    check_incremental(&p, &near);
+    let mut q = p.clone();
+    r.play_unchecked(&mut q, &near);
+    assert!(!shoots(&q, 9, 9));
+}
+
+/// Incremental generation after `m` agrees with generating afresh (auras read far away).
+fn check_incremental(p: &Position, m: &Move) {
+    let r = lab();
+    let mut cache = taikyoku::movecache::MoveCache::new();
+    cache.build(r, p, p.to_move().opponent());
+    let mut q = p.clone();
+    let undo = r.make(&mut q, m);
+    let mut after = Vec::new();
+    cache.moves_after(r, &q, m, &mut after);
+    assert_eq!(after, r.legal_moves(&q));
+    assert_eq!(cache.count_after(r, &q, m), after.len() as u64);
+    r.unmake(&mut q, undo);
+}
