@@ -6,7 +6,7 @@
 
 use super::engine::{Engine, MARGIN, clock_text};
 use super::msg::Msg;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -292,8 +292,11 @@ pub struct Players {
     job: Option<Job>,
     /// Every thread started, joined when the game ends.
     threads: Vec<JoinHandle<()>>,
-    next_id: u64,
 }
+
+/// Job ids, unique across games: what a search of a game left behind posts is never taken
+/// for the next game's.
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
 /// How long a hint thinks when no computer plays (whose time it would take).
 const HINT_TIME: Duration = Duration::from_secs(1);
@@ -308,7 +311,6 @@ impl Players {
             clocks: None,
             job: None,
             threads: Vec::new(),
-            next_id: 0,
         }
     }
 
@@ -455,8 +457,7 @@ impl Players {
         task: Task,
         purpose: Purpose,
     ) {
-        self.next_id += 1;
-        let id = self.next_id;
+        let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
         let stop = Arc::new(AtomicBool::new(false));
         let (game, job_key) = (h.clone(), key(h));
         let (tx, flag) = (tx.clone(), stop.clone());
