@@ -110,7 +110,7 @@ impl Move {
     /// The pieces the move burns: those next to where a burning piece lands.
     pub fn burnt(&self, dims: Dims) -> impl Iterator<Item = Square> + 'static {
         let mask = if self.flags & BURN != 0 { self.line } else { 0 };
-        let (x, y) = dims.xy(self.to);
+        let (x, y) = if mask != 0 { dims.xy(self.to) } else { (0, 0) };
         (0..8)
             .filter(move |i| mask & (1 << i) != 0)
             .filter_map(move |i| dims.square(x + NEIGHBOURS[i].0, y + NEIGHBOURS[i].1))
@@ -828,9 +828,7 @@ impl Ctx<'_> {
                 return;
             } else {
                 let enemy = cell_side(c) != self.side;
-                if !((enemy && ray.mode.capture) || (!enemy && ray.mode.own))
-                    || barred(&self.bars.capture, c)
-                {
+                if !((enemy && ray.mode.capture) || (!enemy && ray.mode.own)) {
                     return;
                 }
                 enemy
@@ -1113,14 +1111,16 @@ pub(crate) fn piece_moves_traced(
         }
         ctx.fogged = ctx.in_fog(auras, piece.kind);
     }
+    let general = ctx.burns || !ctx.bars.capture.is_empty();
     // When only existence matters, stop after the first ray that yields a move.
     let done = |out: &Vec<Move>| scratch.existence && out.len() > start;
     for ray in &compiled.simple {
         if done(out) {
             break;
         }
-        if ctx.burns {
-            // A burning move needs its landing's neighbours, which only `emit` looks at.
+        if general {
+            // A burning move needs its landing's neighbours, which only `emit` looks at, and
+            // only `walk` knows immunities: the tight loop stays as tight as it was.
             ctx.walk(idx, ray, out, &mut keys, false);
         } else {
             ctx.walk_simple(ray, out, &mut keys);
