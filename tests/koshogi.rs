@@ -622,20 +622,22 @@ fn the_shooters_immunities_are_the_sources_lists() {
     );
     assert_eq!(shots(&p, (4, 4)), [(5, 8)]);
     // A cannon shoots over a pawn (at the drum behind it), cannot shoot a shield unit nor
-    // over one (at the pawn behind it), and cannot shoot a fog.
-    let p = game(
-        r,
-        B,
-        &[
-            ("CN", B, 4, 4),
-            ("P", W, 5, 6),
-            ("DR", W, 5, 8),
-            ("SU", W, 3, 7),
-            ("P", W, 3, 9),
-            ("+FOG", W, 7, 7),
-        ],
-    );
+    // over one (at the pawn behind it), and cannot shoot a fog (6 points from where the cannon
+    // stands, so its aura does not stop the cannon; 5 from where it shoots).
+    let mut pieces = vec![
+        ("CN", B, 4, 4),
+        ("P", W, 5, 6),
+        ("DR", W, 5, 8),
+        ("SU", W, 3, 7),
+        ("P", W, 3, 9),
+        ("+FOG", W, 10, 10),
+    ];
+    let p = game(r, B, &pieces);
     assert_eq!(shots(&p, (4, 4)), [(5, 6), (5, 8)]);
+    // Within 5 points of the enemy fog, the cannon cannot shoot at all.
+    pieces[5] = ("+FOG", W, 9, 9);
+    let p = game(r, B, &pieces);
+    assert_eq!(shots(&p, (4, 4)), Vec::<(i32, i32)>::new());
     // Chariots cannot take a heavenly fortress by displacement; a priest takes by displacement
     // only its own family, but shoots anything adjacent.
     let p = game(
