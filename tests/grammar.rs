@@ -43,6 +43,23 @@ fn shots(m: &Move) -> Vec<(i32, i32)> {
 /// A move as its destination and some of its squares (those it shoots, or takes).
 type Shooting = ((i32, i32), Vec<(i32, i32)>);
 
+/// `taikyoku moves --json` for a lab position, parsed: what a user of the command line sees.
+fn lab_moves_json(r: &Rules, p: &Position) -> serde_json::Value {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/lab");
+    let text = notation::position_string(r, p);
+    let out = ok(&[
+        "--data",
+        dir,
+        "--game",
+        "lab",
+        "moves",
+        "--json",
+        "--position",
+        &text,
+    ]);
+    serde_json::from_str(&out).unwrap()
+}
+
 /// Every move of the piece on (x, y) as (destination, shots), sorted.
 fn shot_moves(p: &Position, x: i32, y: i32) -> BTreeSet<Shooting> {
     moves_at(lab(), p, x, y)
@@ -390,21 +407,9 @@ fn a_card_says_what_a_piece_shoots_and_how_far() {
 
 #[test]
 fn moves_json_lists_shots_apart_from_the_path() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/lab");
     let r = lab();
     let p = lab_position(B, &[("FC", B, 9, 9), ("P", W, 10, 12), ("P", W, 10, 14)]);
-    let text = notation::position_string(r, &p);
-    let out = ok(&[
-        "--data",
-        dir,
-        "--game",
-        "lab",
-        "moves",
-        "--json",
-        "--position",
-        &text,
-    ]);
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let v = lab_moves_json(r, &p);
     let two = v["moves"]
         .as_array()
         .unwrap()
@@ -474,19 +479,7 @@ fn a_burning_piece_removes_every_piece_next_to_where_it_lands_of_both_sides() {
     // The board marks them, and moves --json lists them.
     let marks = taikyoku::reach::reach(r, &p, &[m], 0);
     assert!(marks.contains(&(sq(r, 1, 18), taikyoku::reach::mark::BURNT)));
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/lab");
-    let text = notation::position_string(r, &p);
-    let out = ok(&[
-        "--data",
-        dir,
-        "--game",
-        "lab",
-        "moves",
-        "--json",
-        "--position",
-        &text,
-    ]);
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let v = lab_moves_json(r, &p);
     let burning = v["moves"]
         .as_array()
         .unwrap()
