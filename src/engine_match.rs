@@ -103,7 +103,12 @@ pub fn run(rules: Rules, args: MatchArgs) -> Result<(), CliError> {
         Some(dir) => dir,
         None => default_out()?,
     };
-    std::fs::create_dir_all(&out)?;
+    std::fs::create_dir_all(&out).map_err(|e| {
+        CliError::Usage(format!(
+            "cannot create the match folder {}: {e}",
+            out.display()
+        ))
+    })?;
     for n in 1..=args.games {
         let file = record_file(&out, n, args.games);
         if std::fs::symlink_metadata(&file).is_ok() {

@@ -168,6 +168,17 @@ fn bad_match_arguments_are_refused_clearly() {
     let out = dir.path().to_str().unwrap();
     let o = run(&["match", "--engine", "x", "--time", "1", "--out", out]);
     assert!(stderr(&o).contains("exactly two engines"), "{}", stderr(&o));
+    // A folder that cannot be made (under a file) is named in the error.
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, "").unwrap();
+    let under = file.join("m");
+    let o = run_match(&under, [&pusher("A"), &pusher("B")], &["--time", "1"]);
+    assert!(!o.status.success());
+    let err = stderr(&o);
+    assert!(
+        err.contains("cannot create the match folder") && err.contains("a-file"),
+        "{err}"
+    );
     let o = run_match(dir.path(), ["exit 0", &pusher("B")], &["--time", "1"]);
     assert!(!o.status.success());
     assert!(
