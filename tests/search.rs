@@ -251,3 +251,73 @@ fn the_incremental_evaluation_matches_a_fresh_one() {
         }
     }
 }
+
+fn threaded(rules: &Arc<Rules>, threads: usize) -> Searcher {
+    let opts = SearchOptions {
+        hash_mb: 4,
+        threads,
+        seed: 3,
+    };
+    Searcher::new(rules.clone(), opts)
+}
+
+#[test]
+fn a_searcher_can_think_in_another_thread() {
+    fn send<T: Send>() {}
+    send::<Searcher>();
+}
+
+/// With helper threads: the main thread completes and reports every depth asked, the move is
+/// legal, the position is untouched, and the same searcher serves again.
+#[test]
+fn helper_threads_search_the_same_root() {
+    let r = sho_rules();
+    let p = midgame(&r, 10);
+    let before = p.clone();
+    let mut s = threaded(&r, 3);
+    let stop = AtomicBool::new(false);
+    for _ in 0..2 {
+        let mut depths = Vec::new();
+        let res = s.search(&p, &depth(4), &stop, &mut |i| depths.push(i.depth));
+        assert_eq!(depths, [1, 2, 3, 4]);
+        assert_eq!(res.depth, 4);
+        assert!(r.legal_moves(&p).contains(&res.best.expect("a move")));
+        assert!(res.nodes > 0);
+        assert_eq!(p, before);
+    }
+}
+
+/// The win is found with helpers too (they never make the main thread's result worse than
+/// what it proves).
+#[test]
+fn helper_threads_find_the_win() {
+    let r = sho_rules();
+    let p = position(
+        sho(),
+        B,
+        &[
+            ("K", B, 4, 0),
+            ("K", W, 4, 8),
+            ("R", B, 0, 8),
+            ("G", W, 8, 7),
+        ],
+    );
+    let res = threaded(&r, 2).search(&p, &depth(3), &AtomicBool::new(false), &mut |_| {});
+    assert_eq!(res.best.expect("a move").to, sq(&r, 4, 8));
+    assert_eq!(res.score, MATE - 1);
+}
+
+/// A node limit stops the helpers too: the search returns, a legal move, the main thread's
+/// nodes within the limit.
+#[test]
+fn helper_threads_stop_with_the_main_thread() {
+    let r = Arc::new(Rules::builtin("taikyoku", "wikipedia").expect("loads"));
+    let p = r.start_position();
+    let limits = Limits {
+        nodes: Some(300),
+        ..Limits::default()
+    };
+    let res = threaded(&r, 2).search(&p, &limits, &AtomicBool::new(false), &mut |_| {});
+    assert!(r.legal_moves(&p).contains(&res.best.expect("a move")));
+    assert!(res.nodes >= 300, "the main thread's 300 and the helper's");
+}
