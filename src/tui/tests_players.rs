@@ -48,6 +48,14 @@ fn black_moves(app: &mut App) {
     assert_eq!(app.history().point(), 1, "{}", app.status.text);
 }
 
+/// The computer's reply `reply` (White's, the second move) is announced as its move and
+/// gets the cursor, so that it shows.
+fn shown_as_the_computers(app: &App, reply: &taikyoku::history::Played) {
+    let said = format!("2. Computer (White) played {}", reply.text);
+    assert!(app.status.text.starts_with(&said), "{}", app.status.text);
+    assert_eq!(app.board.cursor_square(), reply.mv.to);
+}
+
 #[test]
 fn the_computer_answers_and_undo_takes_back_its_reply_with_the_move() {
     let (mut app, rx) = sho(Player::Human, computer("50ms"));
@@ -59,15 +67,7 @@ fn the_computer_answers_and_undo_takes_back_its_reply_with_the_move() {
     assert!(app.players.thinking().is_none());
     let reply = app.history().line()[1].clone();
     assert_eq!(reply.side, Side::White);
-    assert!(
-        app.status
-            .text
-            .starts_with(&format!("2. Computer (White) played {}", reply.text)),
-        "{}",
-        app.status.text
-    );
-    // The reply gets the cursor, so that it shows.
-    assert_eq!(app.board.cursor_square(), reply.mv.to);
+    shown_as_the_computers(&app, &reply);
     app.update(Msg::Act(Action::Undo));
     assert_eq!(app.history().point(), 0, "both moves are taken back");
     assert_eq!(app.pos().to_move(), Side::Black);
@@ -78,14 +78,7 @@ fn the_computer_answers_and_undo_takes_back_its_reply_with_the_move() {
     app.update(Msg::Act(Action::Redo));
     assert_eq!(app.history().point(), 2);
     assert!(app.players.thinking().is_none());
-    assert!(
-        app.status
-            .text
-            .starts_with(&format!("2. Computer (White) played {}", reply.text)),
-        "{}",
-        app.status.text
-    );
-    assert_eq!(app.board.cursor_square(), reply.mv.to);
+    shown_as_the_computers(&app, &reply);
     // The record names the computer and how it plays.
     let r = &app.session.record;
     assert_eq!(
@@ -271,6 +264,15 @@ fn an_engines_clocks_are_saved_and_a_resumed_game_goes_on_with_them() {
         .into_iter()
         .find(|m| (m.from, m.to) == (sq("19.26"), sq("19.25")));
     app.update(Msg::Play(push.unwrap()));
+    // ATSI has no command to hurry an engine: M says so.
+    app.update(Msg::Act(Action::MoveNow));
+    assert!(
+        app.status
+            .text
+            .starts_with("Pusher (White) cannot be hurried"),
+        "{}",
+        app.status.text
+    );
     pump(&mut app, &rx, |a| a.history().point() == 2);
     let c = app
         .session
