@@ -373,4 +373,6 @@ impl Flood {
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_ko;
+#[cfg(test)]
 mod tests_players;
