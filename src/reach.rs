@@ -4,7 +4,7 @@
 
 use crate::geometry::{Square, Vec2};
 use crate::movegen::Move;
-use crate::position::Position;
+use crate::position::{Piece, Position};
 use crate::rules::Rules;
 
 /// What reaching a square involves, as flags (several moves may reach one square).
@@ -81,6 +81,75 @@ pub fn reach<'a>(
     }
     out
 }
+
+/// How an enemy piece's aura holds a piece (Kō shōgi's nets and fog).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Held {
+    /// An enemy net stands first on one of its lines, ranging back along it: it cannot move.
+    Frozen { by: Square },
+    /// A shooter within an enemy fog's reach: it moves, but cannot shoot.
+    Silenced { by: Square },
+}
+
+/// Every piece of `pos` an enemy aura holds, with the piece holding it; empty in a game
+/// without auras. The same reading of the kinds' `freezes`, `fog` and `sees_in_fog` as the
+/// generator's, for the board's marks (a frozen piece has no move; a silenced one no shot).
+pub fn held(rules: &Rules, pos: &Position) -> Vec<(Square, Held)> {
+    let Some(auras) = &rules.kinds.auras else {
+        return Vec::new();
+    };
+    let dims = pos.dims();
+    let fogs: Vec<(Square, Piece)> = pos
+        .pieces()
+        .filter(|(_, p)| auras.fog[p.kind as usize] > 0)
+        .collect();
+    let mut out = Vec::new();
+    for (sq, p) in pos.pieces() {
+        let (x, y) = dims.xy(sq);
+        let net = (0..8).find_map(|o| {
+            let u = OCTANT_STEPS[o];
+            let first = (1..)
+                .map_while(|k| dims.square(x + u.x * k, y + u.y * k))
+                .find_map(|s| pos.piece_at(s).map(|q| (s, q)))?;
+            let (s, q) = first;
+            let back = 1 << ((o + 4) % 8);
+            (q.side != p.side && auras.freezes[q.kind as usize][q.side.index()] & back != 0)
+                .then_some(s)
+        });
+        if let Some(by) = net {
+            out.push((sq, Held::Frozen { by }));
+            continue;
+        }
+        let shoots = rules.readings[p.kind as usize]
+            .patterns
+            .iter()
+            .any(|pat| pat.legs.iter().any(|l| l.shoot));
+        if !shoots || auras.sees_in_fog[p.kind as usize] {
+            continue;
+        }
+        let fog = fogs.iter().find(|(f, q)| {
+            let (fx, fy) = dims.xy(*f);
+            let d = (fx - x).abs().max((fy - y).abs());
+            q.side != p.side && d <= auras.fog[q.kind as usize] as i32
+        });
+        if let Some(&(by, _)) = fog {
+            out.push((sq, Held::Silenced { by }));
+        }
+    }
+    out
+}
+
+/// The eight directions by octant, as [`crate::betza::octant`] numbers them.
+const OCTANT_STEPS: [Vec2; 8] = [
+    Vec2::new(1, 0),
+    Vec2::new(1, 1),
+    Vec2::new(0, 1),
+    Vec2::new(-1, 1),
+    Vec2::new(-1, 0),
+    Vec2::new(-1, -1),
+    Vec2::new(0, -1),
+    Vec2::new(1, -1),
+];
 
 /// Whether going from `a` to `b` passes over a piece or is not along a line (a leap).
 fn is_jump(pos: &Position, a: Square, b: Square) -> bool {
@@ -164,5 +233,53 @@ mod tests {
             0,
             "it flies over the pawn"
         );
+    }
+
+    #[test]
+    fn a_net_freezes_the_first_enemy_on_its_ranging_lines_and_a_fog_silences_shooters() {
+        let r = Rules::builtin("koshogi", "standard").unwrap();
+        let mut pos = r.empty_position();
+        // A Black skyward net ranges sideways: the first White piece to its left is frozen,
+        // the one behind it is not; its own pieces never are.
+        let net = put(&r, &mut pos, "SN", Side::Black, 9, 9);
+        let first = put(&r, &mut pos, "P", Side::White, 5, 9);
+        let behind = put(&r, &mut pos, "P", Side::White, 3, 9);
+        let own = put(&r, &mut pos, "P", Side::Black, 12, 9);
+        // Straight ahead it only steps back: a piece in front is not on a ranging line.
+        let ahead = put(&r, &mut pos, "P", Side::White, 9, 13);
+        // A White fog two squares from a Black bow silences it; a priest shoots all the same.
+        let fog = put(&r, &mut pos, "FOG", Side::White, 16, 3);
+        let bow = put(&r, &mut pos, "LB", Side::Black, 16, 5);
+        let priest = put(&r, &mut pos, "TP", Side::Black, 14, 3);
+        let held = held(&r, &pos);
+        assert_eq!(
+            held.iter().find(|h| h.0 == first).map(|h| h.1),
+            Some(Held::Frozen { by: net })
+        );
+        assert_eq!(
+            held.iter().find(|h| h.0 == bow).map(|h| h.1),
+            Some(Held::Silenced { by: fog })
+        );
+        for free in [behind, own, ahead, priest, net, fog] {
+            assert!(
+                held.iter().all(|h| h.0 != free),
+                "{free:?} is held: {held:?}"
+            );
+        }
+        // What the generator does: the frozen piece has no move, the silenced bow no shot,
+        // and the free ones move.
+        let target = put(&r, &mut pos, "P", Side::White, 15, 8);
+        let shots = |pos: &Position| {
+            r.moves_from(pos, bow)
+                .iter()
+                .any(|m| m.shots().next() == Some(target))
+        };
+        assert!(!shots(&pos));
+        let mut white = pos.clone();
+        white.set_to_move(Side::White);
+        assert!(r.moves_from(&white, first).is_empty());
+        assert!(!r.moves_from(&white, behind).is_empty());
+        r.put(&mut pos, fog, None);
+        assert!(shots(&pos), "without the fog the bow shoots");
     }
 }

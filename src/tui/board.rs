@@ -16,7 +16,7 @@ use taikyoku::history::History;
 use taikyoku::movegen::Move;
 use taikyoku::notation;
 use taikyoku::position::Piece;
-use taikyoku::reach;
+use taikyoku::reach::{self, Held};
 use unicode_width::UnicodeWidthStr;
 
 /// Overlay flags of a square.
@@ -84,6 +84,9 @@ pub struct Board {
     /// The side to move's royal pieces the opponent could take next, each with a piece that
     /// could take it (worked out after every change of position).
     pub danger: Vec<(Square, Square)>,
+    /// Pieces an enemy aura holds (frozen by a net, silenced by a fog), worked out after
+    /// every change of position.
+    pub held: Vec<(Square, Held)>,
     /// A read-only replay: what the shown move took is marked over any move marks.
     pub read_only: bool,
     /// Each side's cursor when it last moved (hot-seat: each player finds theirs again).
@@ -113,6 +116,7 @@ impl Board {
             inspect: None,
             geom: Geometry::default(),
             danger: Vec::new(),
+            held: Vec::new(),
             read_only: false,
             cursors: [None; 2],
             last_find: None,
@@ -121,6 +125,7 @@ impl Board {
         board.cursor = board.own_royal_square(h);
         board.refresh_overlay(h);
         board.danger = preview::royals_in_danger(h);
+        board.held = reach::held(h.rules(), h.position());
         board
     }
 
@@ -287,6 +292,7 @@ impl Board {
         }
         self.scroll_to_cursor();
         self.danger = preview::royals_in_danger(h);
+        self.held = reach::held(h.rules(), h.position());
         if self.read_only {
             // The shown move's marks, not the moved piece's.
             self.overlay.iter_mut().for_each(|f| *f = 0);
@@ -590,9 +596,17 @@ impl Board {
         }
         let moves = h.rules().moves_from_all_paths(h.position(), sq);
         if moves.is_empty() {
-            return Some(Msg::warn(format!(
-                "The {kind} on {name} has no legal move."
-            )));
+            let net = self.held.iter().find_map(|x| match x {
+                &(s, Held::Frozen { by }) if s == sq => Some(by),
+                _ => None,
+            });
+            return Some(Msg::warn(match net {
+                Some(by) => format!(
+                    "The {kind} on {name} is frozen by the enemy net on {}: it cannot move while that net stands first on its line.",
+                    self.dims.square_name(by)
+                ),
+                None => format!("The {kind} on {name} has no legal move."),
+            }));
         }
         self.selection = Some(Selection {
             from: sq,
@@ -780,11 +794,12 @@ impl Board {
                     Some(p) => cell.piece(
                         p,
                         &self.piece_text(h, p.kind, p.side, g.cell_w),
-                        (
-                            self.view.ascii,
-                            self.danger.iter().any(|d| d.0 == sq),
-                            self.facing(p.side),
-                        ),
+                        Marks {
+                            ascii: self.view.ascii,
+                            danger: self.danger.iter().any(|d| d.0 == sq),
+                            held: self.held.iter().find(|h| h.0 == sq).map(|h| h.1),
+                            facing: self.facing(p.side),
+                        },
                         t,
                         buf,
                     ),
@@ -816,6 +831,16 @@ impl Board {
     }
 }
 
+/// What marks a piece beside the move marks: ASCII mode, a royal in danger, an aura holding
+/// it, the way it faces on screen.
+#[derive(Clone, Copy)]
+struct Marks {
+    ascii: bool,
+    danger: bool,
+    held: Option<Held>,
+    facing: char,
+}
+
 /// One square on screen: where, how wide, its move marks and its background style.
 struct Cell {
     col: u16,
@@ -826,17 +851,10 @@ struct Cell {
 }
 
 impl Cell {
-    /// A piece: its side mark (or what a move would do to it, or `&` for a royal in danger),
-    /// its label, `+` if it promotes; `facing` is the mark of the way it faces on screen.
-    fn piece(
-        &self,
-        p: Piece,
-        text: &str,
-        (ascii, danger, facing): (bool, bool, char),
-        t: &Theme,
-        buf: &mut Buffer,
-    ) {
-        let f = self.flags;
+    /// A piece: its side mark (or what a move would do to it, `&` for a royal in danger, `=`
+    /// frozen, `-` silenced), its label, `+` if it promotes.
+    fn piece(&self, p: Piece, text: &str, m: Marks, t: &Theme, buf: &mut Buffer) {
+        let (f, danger) = (self.flags, m.danger);
         let side_style = if p.side == Side::Black {
             t.black
         } else {
@@ -844,8 +862,12 @@ impl Cell {
         };
         let (glyph, mark_style) = match occupied_mark(t, f, danger) {
             Some(m) => m,
-            None if p.promoted && ascii => ('+', side_style),
-            None => (facing, side_style),
+            None => match m.held {
+                Some(Held::Frozen { .. }) => ('=', t.warning),
+                Some(Held::Silenced { .. }) => ('-', t.warning),
+                None if p.promoted && m.ascii => ('+', side_style),
+                None => (m.facing, side_style),
+            },
         };
         let mut piece_style = side_style;
         if p.promoted {
