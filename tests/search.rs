@@ -37,10 +37,9 @@ fn depth(d: u32) -> Limits {
     }
 }
 
-#[test]
-fn takes_the_last_royal_when_it_can() {
-    let r = sho_rules();
-    let p = position(
+/// Black's rook takes White's only royal next move.
+fn royal_en_prise() -> Position {
+    position(
         sho(),
         B,
         &[
@@ -49,11 +48,21 @@ fn takes_the_last_royal_when_it_can() {
             ("R", B, 0, 8),
             ("G", W, 8, 7),
         ],
-    );
-    let res = search(&r, &p, depth(3));
-    let best = res.best.expect("a move");
-    assert_eq!(best.to, sq(&r, 4, 8));
-    assert_eq!(res.score, MATE - 1, "a win in one ply");
+    )
+}
+
+/// With helper threads too (they never make the main thread's result worse than what it
+/// proves).
+#[test]
+fn takes_the_last_royal_when_it_can() {
+    let r = sho_rules();
+    let p = royal_en_prise();
+    for threads in [1, 2] {
+        let res = threaded(&r, threads).search(&p, &depth(3), &AtomicBool::new(false), &mut |_| {});
+        let best = res.best.expect("a move");
+        assert_eq!(best.to, sq(&r, 4, 8));
+        assert_eq!(res.score, MATE - 1, "a win in one ply");
+    }
 }
 
 /// Whether the side to move can capture the other side's last royal at once.
@@ -285,26 +294,6 @@ fn helper_threads_search_the_same_root() {
         assert!(res.nodes > 0);
         assert_eq!(p, before);
     }
-}
-
-/// The win is found with helpers too (they never make the main thread's result worse than
-/// what it proves).
-#[test]
-fn helper_threads_find_the_win() {
-    let r = sho_rules();
-    let p = position(
-        sho(),
-        B,
-        &[
-            ("K", B, 4, 0),
-            ("K", W, 4, 8),
-            ("R", B, 0, 8),
-            ("G", W, 8, 7),
-        ],
-    );
-    let res = threaded(&r, 2).search(&p, &depth(3), &AtomicBool::new(false), &mut |_| {});
-    assert_eq!(res.best.expect("a move").to, sq(&r, 4, 8));
-    assert_eq!(res.score, MATE - 1);
 }
 
 /// A node limit stops the helpers too: the search returns, a legal move, the main thread's
