@@ -230,3 +230,28 @@ fn the_pieces_a_flame_would_burn_are_marked_before_it_lands() {
     key(&mut app, KeyCode::Right);
     assert!(app.board.doomed.is_empty(), "{:?}", app.board.doomed);
 }
+
+#[test]
+fn what_a_moves_effects_kill_is_previewed_too() {
+    // The clerk promotes entering the camp: its side's guards promote, the enemy's flames die.
+    let mut app = ko(
+        Side::Black,
+        &[("CL", Side::Black, 9, 11), ("PF", Side::White, 2, 2)],
+    );
+    goto(&mut app, 9, 11);
+    key(&mut app, KeyCode::Enter);
+    goto(&mut app, 9, 12);
+    key(&mut app, KeyCode::Up);
+    assert!(
+        app.status
+            .text
+            .contains("its effects remove the Poison flame on"),
+        "{}",
+        app.status.text
+    );
+    assert!(
+        app.board.doomed.contains(&sq(&app, 2, 2)),
+        "{:?}",
+        app.board.doomed
+    );
+}
