@@ -307,6 +307,9 @@ pub enum CliError {
     /// A command line that asks for something unknown or impossible.
     #[error("{0}")]
     Usage(String),
+    /// Stopped by Ctrl-C (or SIGTERM, SIGHUP): what was done and what was not. Exit status 130.
+    #[error("{0}")]
+    Interrupted(String),
 }
 
 /// `--game`'s help: the built-in games, from their data.

@@ -410,6 +410,34 @@ fn a_moves_effects_are_listed_apart_from_its_victims_and_in_moves_json() {
 }
 
 #[test]
+fn the_master_at_arms_may_not_leap_its_own_piece_on_its_first_move() {
+    let r = ko("standard");
+    // Its own pawn in front, an enemy pawn to its right.
+    let pieces = [("+MA", B, 9, 9), ("P", B, 9, 10), ("P", W, 10, 9)];
+    let p = game(r, B, &pieces);
+    let ends = common::dests(r, &p, 9, 9);
+    // The jump forward would leap its own pawn: not as a move of its own (two diagonal steps
+    // still reach (9, 11)), nor as the first of two ((9, 13) is reached no other way).
+    assert!(!ends.contains(&(9, 13)));
+    let forward = moves(r, &p, (9, 9), (9, 11));
+    assert!(!forward.is_empty() && forward.iter().all(|m| m.path().len() == 1));
+    assert!(
+        !r.moves_from(&p, sq(r, 9, 9))
+            .iter()
+            .any(|m| m.path().contains(&sq(r, 9, 11)))
+    );
+    // The enemy is leaped, not taken, and the move may go on from there.
+    assert!(ends.contains(&(11, 9)) && ends.contains(&(13, 9)) && ends.contains(&(11, 11)));
+    let right = moves(r, &p, (9, 9), (11, 9));
+    assert_eq!(right.len(), 1);
+    assert!(r.captures(&p, &right[0]).is_empty());
+    // (That its second jump leaps anything is tests/grammar.rs's `~D` test.)
+    // The clerk itself leaps anything (FD).
+    let c = game(r, B, &[("CL", B, 9, 9), ("P", B, 9, 10)]);
+    assert!(common::dests(r, &c, 9, 9).contains(&(9, 11)));
+}
+
+#[test]
 fn pawns_lose_their_forward_step_once_their_drum_is_dead() {
     let r = ko("standard");
     let forward = |p: &Position| !moves(r, p, (4, 4), (4, 5)).is_empty();

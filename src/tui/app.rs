@@ -6,6 +6,7 @@
 
 use super::board::Board;
 use super::dialogs::{ConfirmKind, Dialog, PromptKind, Reply};
+use super::engine::{self, Engine};
 use super::keys::{Action, Keymap};
 use super::msg::Msg;
 use super::panels::CardPanel;
@@ -25,6 +26,7 @@ use taikyoku::movegen::Move;
 use taikyoku::position::{EndReason, Outcome, Position};
 use taikyoku::record::{self, Record};
 use taikyoku::rules::Rules;
+use taikyoku::timecontrol::TimeControl;
 
 pub struct App {
     /// The game and its files.
@@ -98,6 +100,26 @@ impl App {
             Side::Black => r.black = name.to_string(),
             Side::White => r.white = name.to_string(),
         }
+    }
+
+    /// The time control an engine plays by: `asked` (`--time`), else the one a resumed
+    /// game's record kept, else [`engine::DEFAULT_TIME`].
+    pub fn engine_time(&self, asked: Option<TimeControl>) -> TimeControl {
+        asked
+            .or(self.session.record.clock.map(|c| c.control))
+            .unwrap_or_else(|| engine::DEFAULT_TIME.parse().expect("a time control"))
+    }
+
+    /// `e` plays its side by `time`'s clock. A game resumed under the time control its
+    /// record kept goes on with the clocks as they stood; the record keeps them from now on.
+    pub fn add_engine(&mut self, e: Engine, time: TimeControl) {
+        self.name_player(e.side(), e.name());
+        let kept = self.session.record.clock.filter(|c| c.control == time);
+        self.players.add_engine(e, time);
+        if let Some(c) = kept {
+            self.players.clocks = Some(c);
+        }
+        self.session.record.clock = self.players.clocks;
     }
 
     /// Who plays each side: a computer or an engine is named in the record (its name and
@@ -216,6 +238,7 @@ impl App {
             Msg::Paste(text) => self.paste(&text),
             Msg::Play(m) => self.play(m),
             Msg::PlayAnyway(m) => self.play_now(m),
+            Msg::RedoReply(m) => self.play_as(m, true, None),
             Msg::AskPromotion { yes, no } => self.open(Dialog::promote(h, yes, no)),
             Msg::ChooseEnding { title, endings } => self.open(Dialog::Endings {
                 title,
@@ -336,7 +359,8 @@ impl App {
             },
             Action::MoveNow => Some(match self.players.thinking().map(|t| t.side) {
                 Some(side) if self.players.is_engine(side) => Msg::Warn(format!(
-                    "{} moves in its own time ({}).",
+                    "{} cannot be hurried: ATSI has no command to make an engine move now; \
+                     it moves by its clock ({}).",
                     self.players.label(side),
                     self.players.clock(side).unwrap_or_default()
                 )),
@@ -534,26 +558,27 @@ impl App {
 
     /// Plays a move for the side to move; it is saved before it is shown.
     fn play_now(&mut self, m: Move) -> Option<Msg> {
-        self.play_as(m, None)
+        self.play_as(m, false, None)
     }
 
-    /// Plays a move: the player's, or the computer's (`thought`), which is announced with its
-    /// evaluation and gets the cursor, so that it shows wherever it is on the board.
-    fn play_as(&mut self, m: Move, thought: Option<&Thought>) -> Option<Msg> {
+    /// Plays a move: the player's, or the `computer`'s (its `thought`, unless it is a reply
+    /// redone), which is announced as its move, with its evaluation, and gets the cursor, so
+    /// that it shows wherever it is on the board.
+    fn play_as(&mut self, m: Move, computer: bool, thought: Option<&Thought>) -> Option<Msg> {
         let (played, failed) = match self.session.play(&m) {
             Ok(done) => done,
-            Err(e) if thought.is_some() => {
+            Err(e) if computer => {
                 return Some(Msg::Warn(format!("The computer's move was refused: {e}")));
             }
             Err(e) => return Some(Msg::Warn(e)),
         };
         let h = &self.session.history;
-        let who = match thought {
-            Some(_) => {
+        let who = match computer {
+            true => {
                 self.board.moved(h, m.to);
                 format!("{} played", self.players.label(played.side))
             }
-            None => {
+            false => {
                 self.board.played(h, played.side, m.to);
                 capital(played.side.name())
             }
@@ -645,7 +670,7 @@ impl App {
             return None;
         }
         if redo && let Some(p) = h.line().get(h.point()) {
-            return Some(Msg::PlayAnyway(p.mv));
+            return Some(Msg::RedoReply(p.mv));
         }
         if let Some(tx) = &self.tx {
             self.players.start_move(h, tx);
@@ -657,14 +682,21 @@ impl App {
     fn thought(&mut self, id: u64, result: Result<Thought, Failed>) -> Option<Msg> {
         let (side, purpose) = self.players.finished(id)?;
         match (purpose, result) {
-            (Purpose::Move, Ok(t)) if !self.players.charge(side, t.elapsed) => self.concede(
-                side,
-                Failed {
-                    reason: EndReason::Time,
-                    why: "its clock ran out".into(),
-                },
-            ),
-            (Purpose::Move, Ok(t)) => self.play_as(t.mv, Some(&t)),
+            (Purpose::Move, Ok(t)) => {
+                let in_time = self.players.charge(side, t.elapsed);
+                // Saved with the move (or the loss): a resumed game goes on with them.
+                self.session.record.clock = self.players.clocks;
+                match in_time {
+                    true => self.play_as(t.mv, true, Some(&t)),
+                    false => self.concede(
+                        side,
+                        Failed {
+                            reason: EndReason::Time,
+                            why: "its clock ran out".into(),
+                        },
+                    ),
+                }
+            }
             (Purpose::Move, Err(failed)) => self.concede(side, failed),
             (Purpose::Hint, Ok(t)) => {
                 let h = &self.session.history;

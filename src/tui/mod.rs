@@ -225,10 +225,7 @@ pub fn run(rules: Rules, start: Position, options: PlayOptions) -> Result<(), Tu
 /// not start is reported as the game's error); their conversation goes to `engines.log` in
 /// the data directory.
 fn start_engines(app: &mut App, time: Option<TimeControl>) -> Result<(), TuiError> {
-    let time = match time {
-        Some(t) => t,
-        None => engine::DEFAULT_TIME.parse().expect("a time control"),
-    };
+    let time = app.engine_time(time);
     let log = store::data_dir()
         .and_then(|d| {
             std::fs::create_dir_all(&d).ok()?;
@@ -244,8 +241,7 @@ fn start_engines(app: &mut App, time: Option<TimeControl>) -> Result<(), TuiErro
             command: cmd.clone(),
             message: e.to_string(),
         })?;
-        app.name_player(side, e.name());
-        app.players.add_engine(e, time);
+        app.add_engine(e, time);
     }
     Ok(())
 }

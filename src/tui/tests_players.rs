@@ -48,6 +48,14 @@ fn black_moves(app: &mut App) {
     assert_eq!(app.history().point(), 1, "{}", app.status.text);
 }
 
+/// The computer's reply `reply` (White's, the second move) is announced as its move and
+/// gets the cursor, so that it shows.
+fn shown_as_the_computers(app: &App, reply: &taikyoku::history::Played) {
+    let said = format!("2. Computer (White) played {}", reply.text);
+    assert!(app.status.text.starts_with(&said), "{}", app.status.text);
+    assert_eq!(app.board.cursor_square(), reply.mv.to);
+}
+
 #[test]
 fn the_computer_answers_and_undo_takes_back_its_reply_with_the_move() {
     let (mut app, rx) = sho(Player::Human, computer("50ms"));
@@ -59,24 +67,18 @@ fn the_computer_answers_and_undo_takes_back_its_reply_with_the_move() {
     assert!(app.players.thinking().is_none());
     let reply = app.history().line()[1].clone();
     assert_eq!(reply.side, Side::White);
-    assert!(
-        app.status
-            .text
-            .starts_with(&format!("2. Computer (White) played {}", reply.text)),
-        "{}",
-        app.status.text
-    );
-    // The reply gets the cursor, so that it shows.
-    assert_eq!(app.board.cursor_square(), reply.mv.to);
+    shown_as_the_computers(&app, &reply);
     app.update(Msg::Act(Action::Undo));
     assert_eq!(app.history().point(), 0, "both moves are taken back");
     assert_eq!(app.pos().to_move(), Side::Black);
     assert!(app.players.thinking().is_none(), "the player's turn");
     assert!(app.status.text.contains(" and "), "{}", app.status.text);
-    // Redo brings back both, the computer's reply without thinking again.
+    // Redo brings back both, the computer's reply without thinking again, announced and
+    // shown as the computer's move.
     app.update(Msg::Act(Action::Redo));
     assert_eq!(app.history().point(), 2);
     assert!(app.players.thinking().is_none());
+    shown_as_the_computers(&app, &reply);
     // The record names the computer and how it plays.
     let r = &app.session.record;
     assert_eq!(
@@ -231,4 +233,74 @@ fn a_replay_plays_on_against_the_computer_only_after_branching() {
     assert!(app.players.thinking().is_some());
     pump(&mut app, &rx, |a| a.history().point() == 2);
     assert_eq!(app.session.record.white_player, "computer:20ms");
+}
+
+/// Against an engine, the clocks are saved with every move; resuming the game under the same
+/// time control goes on with them, under another one starts afresh.
+#[test]
+fn an_engines_clocks_are_saved_and_a_resumed_game_goes_on_with_them() {
+    use super::engine::Engine;
+    use crate::host::EngineLog;
+    use taikyoku::timecontrol::{Clocks, TimeControl};
+    let r = Rules::new(Game::builtin("taikyoku").unwrap(), "atsa").unwrap();
+    let start = r.start_position();
+    let game = r.game.clone();
+    let mut app = App::new(r, start, Keymap::default(), Theme::default_theme(), false);
+    app.layout(Rect::new(0, 0, 120, 40));
+    let pushes = ["echo 'move 1k 1l'", "echo 'move 2k 2l'"];
+    let cmd = crate::host::fake_engine::fake_engine("Pusher", &[] as &[&str], &pushes);
+    app.set_players([Player::Human, Player::Engine(cmd.clone())]);
+    let time: TimeControl = "60+1".parse().unwrap();
+    let spawn = || Engine::spawn(&cmd, Side::White, time, EngineLog::discard()).unwrap();
+    let time = app.engine_time(Some(time));
+    app.add_engine(spawn(), time);
+    let (tx, rx) = mpsc::channel();
+    app.tx = Some(tx);
+    app.update(Msg::Resize);
+    let h = app.history();
+    let sq = |s: &str| h.rules().dims().parse_square(s).unwrap();
+    let legal = h.rules().legal_moves(h.position());
+    let push = legal
+        .into_iter()
+        .find(|m| (m.from, m.to) == (sq("19.26"), sq("19.25")));
+    app.update(Msg::Play(push.unwrap()));
+    // ATSI has no command to hurry an engine: M says so.
+    app.update(Msg::Act(Action::MoveNow));
+    assert!(
+        app.status
+            .text
+            .starts_with("Pusher (White) cannot be hurried"),
+        "{}",
+        app.status.text
+    );
+    pump(&mut app, &rx, |a| a.history().point() == 2);
+    let c = app
+        .session
+        .record
+        .clock
+        .expect("a timed game keeps its clocks");
+    assert_eq!(c.remaining(Side::Black), Duration::from_secs(60));
+    let white = c.remaining(Side::White);
+    assert!(white > Duration::from_secs(59) && white <= Duration::from_secs(61));
+    let text = app.session.record.to_toml();
+    assert!(
+        text.contains("time = \"60+1\"\nblack_clock = 60.0\n"),
+        "{text}"
+    );
+    let resume = |asked: Option<&str>| {
+        let rec = taikyoku::record::Record::parse("g", &text).unwrap();
+        let replay = rec.replay(&game).unwrap();
+        let k = Keymap::default();
+        let mut back = App::from_record(rec, replay, k, Theme::default_theme(), false, false);
+        let time = back.engine_time(asked.map(|t| t.parse().unwrap()));
+        back.add_engine(spawn(), time);
+        back.players.clocks.unwrap()
+    };
+    let back = resume(None);
+    assert_eq!(back.control, time);
+    let kept = back
+        .remaining(Side::White)
+        .abs_diff(c.remaining(Side::White));
+    assert!(kept <= Duration::from_millis(1), "saved to the millisecond");
+    assert_eq!(resume(Some("30+0")), Clocks::new("30+0".parse().unwrap()));
 }
