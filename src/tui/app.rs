@@ -254,7 +254,7 @@ impl App {
                 endings,
                 chosen: 0,
             }),
-            Msg::Finish(moves) => super::board::finish(moves),
+            Msg::Finish(moves) => self.board.land(h, moves),
             Msg::Open(path) => self.open_game(path),
             Msg::Ask(PromptKind::Save) => {
                 let note = match &self.session.files.games_dir {

@@ -18,6 +18,7 @@ pub mod panels;
 pub mod players;
 pub mod preview;
 pub mod replay;
+pub mod selection;
 pub mod session;
 pub mod status;
 pub mod theme;

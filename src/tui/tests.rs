@@ -1386,7 +1386,9 @@ fn marks_are_the_same_hovering_and_selected() {
     // After the first leg onto the pawn (the pawn's only stop), the pawn is taken on the way
     // (`!`) and the square to come back to (igui) is marked `o`.
     key(&mut app, KeyCode::Enter);
-    app.board.go_on(&app.session.history, sq(&app, 20, 11));
+    let pawn = sq(&app, 20, 11);
+    app.board.selection.as_mut().unwrap().legs.push(pawn);
+    app.board.refresh_overlay(&app.session.history);
     assert!(
         cell(&app, 20, 11).starts_with('!'),
         "{}",
