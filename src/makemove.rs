@@ -33,6 +33,12 @@ impl Undo {
     pub fn effects_changed(&self, pos: &Position) -> usize {
         self.effect_changes(pos).len()
     }
+
+    /// How many entries the position's removed stack held before the move's effects (the
+    /// cells they changed are above it).
+    pub(crate) fn effects_mark(&self) -> usize {
+        self.effects_mark as usize
+    }
 }
 
 impl Rules {
