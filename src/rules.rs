@@ -184,6 +184,7 @@ impl Rules {
                 options: &rs.options,
                 repromote: rs.params.repromote,
                 dims,
+                burning: rs.params.burning,
                 compile: &|patterns| {
                     let c = |side| Compiled::new(patterns, side, stride, board_max);
                     Ok([c(Side::Black)?, c(Side::White)?])
