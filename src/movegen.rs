@@ -466,6 +466,9 @@ pub(crate) struct Auras {
     pub sees_in_fog: Vec<bool>,
     /// The largest fog radius.
     pub fog_reach: u8,
+    /// A fog reaches along its eight lines only, not over the whole square around it (the
+    /// rule set's `within = "lines"`).
+    pub fog_lines: bool,
 }
 
 /// The eight king directions, by octant (counter-clockwise from +x).
@@ -719,8 +722,9 @@ impl Ctx<'_> {
         false
     }
 
-    /// Whether an enemy fog is within its reach of the piece (king distance), so that the
-    /// piece may not shoot. Every square looked at is traced.
+    /// Whether an enemy fog is within its reach of the piece (king distance; along the eight
+    /// lines only when the rule set measures so), so that the piece may not shoot. Every
+    /// square looked at is traced.
     fn in_fog(&mut self, auras: &Auras, kind: u16) -> bool {
         if auras.sees_in_fog[kind as usize] || auras.fog_reach == 0 {
             return false;
@@ -730,6 +734,10 @@ impl Ctx<'_> {
         let r = auras.fog_reach as i32;
         for dy in -r..=r {
             for dx in -r..=r {
+                let off_lines = dx != 0 && dy != 0 && dx.abs() != dy.abs();
+                if auras.fog_lines && off_lines {
+                    continue;
+                }
                 let Some(at) = dims.square(x + dx, y + dy) else {
                     continue;
                 };

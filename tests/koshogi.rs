@@ -544,6 +544,44 @@ fn a_fog_reverts_near_an_enemy_light_measured_as_the_rule_set_says() {
 }
 
 #[test]
+fn a_fog_keeps_shooters_from_shooting_within_5_points_measured_as_the_rule_set_says() {
+    let shoots = |r: &Rules, p: &Position, x, y| {
+        r.moves_from(p, sq(r, x, y))
+            .iter()
+            .any(|m| m.shots().next().is_some())
+    };
+    // White's fog on (4, 4); Black's longbow on (8, 9) is 4 files and 5 ranks off it (in the
+    // 11×11 square, on none of its 8 lines), with a White pawn to shoot.
+    let off_line = [("+FOG", W, 4, 4), ("LB", B, 8, 9), ("P", W, 9, 12)];
+    // On one of its lines, 5 points off: (9, 4); 6 points off: (10, 4).
+    let on_line = [("+FOG", W, 4, 4), ("LB", B, 9, 4), ("P", W, 10, 7)];
+    let six = [("+FOG", W, 4, 4), ("LB", B, 10, 4), ("P", W, 11, 7)];
+    for (name, square) in [("standard", true), ("lines", false)] {
+        let r = ko(name);
+        assert_eq!(
+            shoots(r, &game(r, B, &off_line), 8, 9),
+            !square,
+            "{name}: off the lines"
+        );
+        assert!(!shoots(r, &game(r, B, &on_line), 9, 4), "{name}: on a line");
+        assert!(shoots(r, &game(r, B, &six), 10, 4), "{name}: six points");
+    }
+    // Under `lines`, the fog jumping (twice) from off the longbow's lines onto one, 3 points
+    // below it, fogs it, and the incremental generator sees it.
+    let r = ko("lines");
+    let p = game(r, W, &off_line);
+    let m = moves(r, &p, (4, 4), (8, 6))[0];
+    let mut cache = taikyoku::movecache::MoveCache::new();
+    cache.build(r, &p, B);
+    let mut q = p.clone();
+    let _undo = r.make(&mut q, &m);
+    let mut after = Vec::new();
+    cache.moves_after(r, &q, &m, &mut after);
+    assert_eq!(after, r.legal_moves(&q));
+    assert!(!shoots(r, &q, 8, 9));
+}
+
+#[test]
 fn the_governor_keeps_a_side_in_the_game_after_its_general_falls() {
     let r = ko("standard");
     let mut p = position(
