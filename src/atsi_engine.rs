@@ -4,6 +4,7 @@
 //! `log` is the one ATSA's host prints) and logged on stderr, never a panic.
 
 use clap::Args;
+use std::cell::RefCell;
 use std::io::{BufRead, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -200,8 +201,61 @@ pub struct Session {
     game: Option<Game>,
     /// Set (by the stdio reader) when the host ends the game or the session: a search stops.
     stop: Arc<AtomicBool>,
-    /// Where the log lines go: `taikyoku engine: …` on stderr.
-    tag: String,
+    /// Where the log lines go: `taikyoku engine: …` on stderr, or, for a WebSocket
+    /// connection, nowhere but the one line that sums it up when it ends.
+    log: SessionLog,
+    /// What the session did, for that line.
+    summary: RefCell<Summary>,
+}
+
+/// Where a session's log lines go.
+enum SessionLog {
+    /// On stderr as they happen (the stdio engine: its host keeps them).
+    Lines,
+    /// Kept back: a WebSocket connection's is summed up in one line when it ends.
+    Summary,
+}
+
+/// What a session did, told in one line when a WebSocket connection ends.
+#[derive(Default)]
+struct Summary {
+    started: Option<Instant>,
+    version: Option<String>,
+    games: u32,
+    moves: u32,
+    /// How the last game ended (`win: royals captured`).
+    result: Option<String>,
+    errors: u32,
+    first_error: Option<String>,
+}
+
+impl Summary {
+    /// "atsiinit v0, 1 game (loss: royals captured), 42 moves played, no errors, 3.2 s".
+    fn line(&self) -> String {
+        let mut parts = vec![match &self.version {
+            Some(v) => format!("atsiinit {v}"),
+            None => "no atsiinit".into(),
+        }];
+        let games = plural(self.games, "game");
+        parts.push(match &self.result {
+            Some(r) => format!("{games} (last: {r})"),
+            None => games,
+        });
+        parts.push(format!("{} played", plural(self.moves, "move")));
+        parts.push(match &self.first_error {
+            Some(e) => format!("{} (first: {e})", plural(self.errors, "error")),
+            None => "no errors".into(),
+        });
+        if let Some(t) = self.started {
+            parts.push(format!("{:.1} s", t.elapsed().as_secs_f64()));
+        }
+        parts.join(", ")
+    }
+}
+
+/// "1 game", "3 moves".
+fn plural(n: u32, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
 /// What the transport does after a message.
@@ -212,7 +266,12 @@ pub enum Flow {
 }
 
 impl Session {
-    fn new(rules: Arc<Rules>, settings: Settings, stop: Arc<AtomicBool>, tag: String) -> Session {
+    fn new(
+        rules: Arc<Rules>,
+        settings: Settings,
+        stop: Arc<AtomicBool>,
+        log: SessionLog,
+    ) -> Session {
         Session {
             rules,
             settings,
@@ -223,12 +282,18 @@ impl Session {
             time: None,
             game: None,
             stop,
-            tag,
+            log,
+            summary: RefCell::new(Summary {
+                started: Some(Instant::now()),
+                ..Summary::default()
+            }),
         }
     }
 
     fn log(&self, text: &str) {
-        eprintln!("taikyoku engine{}: {text}", self.tag);
+        if let SessionLog::Lines = self.log {
+            eprintln!("taikyoku engine: {text}");
+        }
     }
 
     /// Handles one line from the host, sending the replies.
@@ -253,6 +318,7 @@ impl Session {
             HostCommand::AtsiInit { version } => {
                 self.initialised = true;
                 self.log(&format!("atsiinit {version}"));
+                self.summary.borrow_mut().version = Some(version);
                 send(EngineReply::AtsiOk);
             }
             HostCommand::Identify => {
@@ -280,10 +346,12 @@ impl Session {
             }
             HostCommand::Win(r) | HostCommand::Loss(r) | HostCommand::Draw(r) => {
                 let result = line.split_whitespace().next().unwrap_or("");
-                self.log(&format!(
+                let result = format!(
                     "{result}{}",
                     r.map(|r| format!(": {r}")).unwrap_or_default()
-                ));
+                );
+                self.log(&result);
+                self.summary.borrow_mut().result = Some(result);
                 self.game = None;
             }
             HostCommand::SetParam { name, value } => {
@@ -309,6 +377,11 @@ impl Session {
     /// A line the host should not have sent: `log error: …` and stderr.
     fn error(&self, text: &str, send: &mut dyn FnMut(EngineReply)) {
         self.log(&format!("error: {text}"));
+        let mut summary = self.summary.borrow_mut();
+        summary.errors += 1;
+        summary
+            .first_error
+            .get_or_insert_with(|| notation::shorten(text));
         send(EngineReply::Log(format!("error: {text}")));
     }
 
@@ -328,6 +401,7 @@ impl Session {
         }
         let clocks = self.time.map(|(base, _)| (base, base));
         self.game = Some(Game { pos, clocks });
+        self.summary.borrow_mut().games += 1;
         self.stop.store(false, Ordering::SeqCst);
         if let Some(s) = &mut self.searcher {
             s.new_game();
@@ -389,6 +463,7 @@ impl Session {
             *ours -= started.elapsed().as_secs_f64();
         }
         send(EngineReply::Move(text));
+        self.summary.borrow_mut().moves += 1;
         if let Some(score) = score {
             let absolute = if side == Side::Black { score } else { -score };
             send(EngineReply::Eval(absolute as f64));
@@ -575,7 +650,7 @@ fn stdio(rules: Arc<Rules>, settings: Settings) -> std::io::Result<()> {
             }
         }
     });
-    let mut session = Session::new(rules, settings, stop, String::new());
+    let mut session = Session::new(rules, settings, stop, SessionLog::Lines);
     let mut out = std::io::stdout().lock();
     let mut failed = None;
     while let Ok(Some(line)) = rx.recv() {
@@ -646,12 +721,8 @@ fn listen(
         }
         let (rules, settings, busy) = (rules.clone(), settings.clone(), busy.clone());
         std::thread::spawn(move || {
-            let tag = format!(" [{peer}]");
-            let summary = serve(
-                stream,
-                Session::new(rules, settings, Default::default(), tag),
-            );
-            eprintln!("taikyoku engine: {peer}: {summary}");
+            let session = Session::new(rules, settings, Default::default(), SessionLog::Summary);
+            eprintln!("taikyoku engine: {peer}: {}", serve(stream, session));
             busy.store(false, Ordering::SeqCst);
         });
     }
@@ -676,14 +747,22 @@ fn refuse(stream: TcpStream) {
     }
 }
 
-/// Plays one connection's session; says how it ended.
+/// Plays one connection's session; sums it up in one line (what it did, how it ended).
 fn serve(stream: TcpStream, mut session: Session) -> String {
+    let ended = play_connection(stream, &mut session);
+    match ended {
+        Err(e) => e,
+        Ok(how) => format!("{}; {how}", session.summary.borrow().line()),
+    }
+}
+
+/// The connection's messages until it ends: how it ended, or why it never began.
+fn play_connection(stream: TcpStream, session: &mut Session) -> Result<String, String> {
     let _ = stream.set_nodelay(true);
     let mut ws = match tungstenite::accept_with_config(stream, Some(ws_config())) {
         Ok(ws) => ws,
-        Err(e) => return format!("not a WebSocket handshake: {e}"),
+        Err(e) => return Err(format!("not a WebSocket handshake: {e}")),
     };
-    eprintln!("taikyoku engine{}: connected", session.tag);
     loop {
         let mut replies = Vec::new();
         let mut flow = Flow::Continue;
@@ -700,19 +779,19 @@ fn serve(stream: TcpStream, mut session: Session) -> String {
                 "a binary message: ATSI messages are text; ignored",
                 &mut |r| replies.push(r),
             ),
-            Ok(tungstenite::Message::Close(_)) => return "closed by the host".into(),
+            Ok(tungstenite::Message::Close(_)) => return Ok("closed by the host".into()),
             Ok(_) => continue,
-            Err(e) => return format!("connection ended: {e}"),
+            Err(e) => return Ok(format!("connection ended: {e}")),
         }
         for r in replies {
             if let Err(e) = ws.send(tungstenite::Message::text(r.to_line())) {
-                return format!("connection ended: {e}");
+                return Ok(format!("connection ended: {e}"));
             }
         }
         if flow == Flow::Quit {
             let _ = ws.close(None);
             let _ = ws.flush();
-            return "quit".into();
+            return Ok("quit".into());
         }
     }
 }

@@ -69,6 +69,9 @@ pub enum LegKind {
     Plain,
     /// A leaper blocked by pieces on the squares it crosses.
     Lame,
+    /// A leaper blocked only by its own side's pieces on the squares it crosses (it leaps
+    /// enemies): `~D`.
+    LameByOwn,
     /// A rider that may pass over up to `n` pieces (`None`: any number).
     Hop(Option<u8>),
     /// A rider that flies over lower-ranked pieces (range capture).
@@ -377,6 +380,8 @@ struct Modifiers {
     capture: bool,
     own: bool,
     lame: bool,
+    /// `~`: lame for its own side's pieces only.
+    friend_lame: bool,
     range_capture: bool,
     shoot: bool,
     hop: Option<Option<u8>>,
@@ -507,6 +512,7 @@ impl Parser<'_> {
                 b'c' => m.capture = true,
                 b'd' => m.own = true,
                 b'n' => m.lame = true,
+                b'~' => m.friend_lame = true,
                 b'x' => m.range_capture = true,
                 b'!' => m.shoot = true,
                 b'p' => {
@@ -610,23 +616,25 @@ impl Parser<'_> {
             }
             range = n as u8;
         }
-        let kind = match (m.lame, m.range_capture, m.hop) {
-            (false, false, None) => LegKind::Plain,
-            (true, false, None) => LegKind::Lame,
-            (false, true, None) => LegKind::RangeCapture,
-            (false, false, Some(h)) => LegKind::Hop(h),
+        let kind = match (m.lame, m.friend_lame, m.range_capture, m.hop) {
+            (false, false, false, None) => LegKind::Plain,
+            (true, false, false, None) => LegKind::Lame,
+            (false, true, false, None) => LegKind::LameByOwn,
+            (false, false, true, None) => LegKind::RangeCapture,
+            (false, false, false, Some(h)) => LegKind::Hop(h),
             _ => {
                 return Err(ParseError {
                     offset: m.start,
-                    message: "at most one of n (lame), x (range capture) and p (hop) per atom"
+                    message: "at most one of n or ~ (lame), x (range capture) and p (hop) per atom"
                         .into(),
                 });
             }
         };
-        if kind == LegKind::Lame && (range != 1 || atoms.iter().any(|a| a.king_len() < 2)) {
+        let lame = matches!(kind, LegKind::Lame | LegKind::LameByOwn);
+        if lame && (range != 1 || atoms.iter().any(|a| a.king_len() < 2)) {
             return Err(ParseError {
                 offset: m.start,
-                message: "n (lame) applies to a single leap of two or more squares, such as nD"
+                message: "n and ~ (lame) apply to a single leap of two or more squares, such as nD"
                     .into(),
             });
         }
@@ -856,6 +864,11 @@ mod tests {
         );
         assert!(!p[1].legs[0].mode.quiet && p[1].legs[0].mode.capture);
         assert_eq!(parse("fnD").unwrap()[0].legs[0].kind, LegKind::Lame);
+        assert_eq!(parse("~D").unwrap()[0].legs[0].kind, LegKind::LameByOwn);
+        assert_eq!(
+            parse("(mc~D-F)").unwrap()[0].legs[0].kind,
+            LegKind::LameByOwn
+        );
         assert_eq!(
             parse("p3fB").unwrap()[0].legs[0].kind,
             LegKind::Hop(Some(3))
@@ -907,6 +920,8 @@ mod tests {
         assert!(parse("").is_err());
         assert!(parse("(D)").unwrap_err().message.contains("two legs"));
         assert!(parse("nW").unwrap_err().message.contains("lame"));
+        assert!(parse("~R").unwrap_err().message.contains("lame"));
+        assert!(parse("n~D").unwrap_err().message.contains("at most one"));
         assert!(parse("xW").unwrap_err().message.contains("riders"));
         assert!(parse("(4,)").unwrap_err().message.contains("leaper"));
         assert!(parse("ffW").is_ok());

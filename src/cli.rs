@@ -240,9 +240,12 @@ pub struct MovesArgs {
     #[command(flatten)]
     pub record: RecordArg,
     /// Print JSON: {"moves": [{"from", "to", "path", "shots", "burnt", "captures", "own",
-    /// "promotes", "notation"}]} ("shots": the squares it shoots, taken without going there;
-    /// "burnt": the pieces a burning piece removes around it; "own": the captured squares that
-    /// hold the mover's own pieces).
+    /// "removed_by_effects", "changed_by_effects", "promotes", "notation"}]} ("shots": the
+    /// squares it shoots, taken without going there; "burnt": the pieces a burning piece
+    /// removes around it; "own": the captured squares that hold the mover's own pieces;
+    /// "removed_by_effects": pieces the game's effects remove beyond "captures", such as a
+    /// linked promotion's kills; "changed_by_effects": [{"at", "becomes"}], pieces they turn
+    /// into another kind).
     #[arg(long)]
     pub json: bool,
     /// Also print the position string of the position.
@@ -304,6 +307,9 @@ pub enum CliError {
     /// A command line that asks for something unknown or impossible.
     #[error("{0}")]
     Usage(String),
+    /// Stopped by Ctrl-C (or SIGTERM, SIGHUP): what was done and what was not. Exit status 130.
+    #[error("{0}")]
+    Interrupted(String),
 }
 
 /// `--game`'s help: the built-in games, from their data.
@@ -760,6 +766,10 @@ fn moves(g: &GameArgs, rs: &Option<String>, a: MovesArgs) -> Result<(), CliError
                 let own = captures
                     .iter()
                     .filter(|&&s| pos.piece_at(s).is_some_and(|p| p.side == pos.to_move()));
+                let fx = rules.effect_changes(&pos, m);
+                let changed = fx.changed.iter().map(|&(s, p)| {
+                    json!({ "at": xy(s), "becomes": rules.catalogue().kind(p.kind).code })
+                });
                 json!({
                     "from": xy(m.from),
                     "to": xy(m.to),
@@ -768,6 +778,8 @@ fn moves(g: &GameArgs, rs: &Option<String>, a: MovesArgs) -> Result<(), CliError
                     "burnt": m.burnt(dims).map(xy).collect::<Vec<_>>(),
                     "captures": captures.iter().map(|&s| xy(s)).collect::<Vec<_>>(),
                     "own": own.map(|&s| xy(s)).collect::<Vec<_>>(),
+                    "removed_by_effects": fx.removed.iter().map(|&s| xy(s)).collect::<Vec<_>>(),
+                    "changed_by_effects": changed.collect::<Vec<_>>(),
                     "promotes": m.promotes(),
                     "notation": name,
                 })

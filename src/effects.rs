@@ -16,6 +16,7 @@ use crate::error::{DataError, Source};
 use crate::geometry::{Dims, Side, Square};
 use crate::movegen::{Compiled, Move};
 use crate::position::{Cell, EMPTY, Piece, Position, decode, encode};
+use crate::rules::Rules;
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -522,6 +523,54 @@ impl EffectTable {
             }
         }
         changed
+    }
+}
+
+/// What a move's effects do beyond the move's own victims (which [`Move::victims`] lists): the
+/// pieces they remove and the pieces they change into another kind, as the position after the
+/// move shows them. For previews (`moves --json`, the terminal game): a move's consequences
+/// there are not local, so they are read off the move played on a copy.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EffectChanges {
+    /// Squares whose piece an effect removed (a linked promotion's kills, say), in order.
+    pub removed: Vec<Square>,
+    /// Squares whose piece an effect turned into another (a linked promotion, a reversion),
+    /// with what it became.
+    pub changed: Vec<(Square, Piece)>,
+}
+
+impl EffectChanges {
+    pub fn is_empty(&self) -> bool {
+        self.removed.is_empty() && self.changed.is_empty()
+    }
+}
+
+impl Rules {
+    /// What legal move `m` in `pos` makes happen beyond its own victims (nothing in a game
+    /// without effects).
+    pub fn effect_changes(&self, pos: &Position, m: &Move) -> EffectChanges {
+        let mut out = EffectChanges::default();
+        if !self.has_effects() {
+            return out;
+        }
+        let mut after = pos.clone();
+        let undo = self.make(&mut after, m);
+        let mut seen = Vec::new();
+        // Each entry holds a cell's contents before the effect changed it; the first for a
+        // cell is how the move's own changes left it.
+        for &(i, old) in &after.removed[undo.effects_mark()..] {
+            if seen.contains(&i) {
+                continue;
+            }
+            seen.push(i);
+            let sq = after.square_of(i as usize);
+            match (decode(old), decode(after.cell(i as usize))) {
+                (Some(_), None) => out.removed.push(sq),
+                (before, Some(p)) if before != Some(p) => out.changed.push((sq, p)),
+                _ => {}
+            }
+        }
+        out
     }
 }
 

@@ -4,7 +4,7 @@
 //! record; a line per game, then the score, the Elo difference and its margin ([`taikyoku::elo`]).
 
 use crate::cli::CliError;
-use crate::host::{EngineLog, EngineProcess, GameResult, HostError};
+use crate::host::{self, EngineLog, EngineProcess, GameResult, HostError};
 use clap::Args;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -45,6 +45,17 @@ pub struct MatchArgs {
     /// Games played at once.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub concurrency: u32,
+    /// Seconds an engine has to start and answer `atsiinit` (an engine that loads a lot may
+    /// need more).
+    #[arg(long, value_name = "SECONDS", default_value_t = host::HANDSHAKE_TIMEOUT.as_secs_f64(), value_parser = handshake_seconds)]
+    pub handshake_timeout: f64,
+}
+
+fn handshake_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(t) if (0.01..=3600.0).contains(&t) => Ok(t),
+        _ => Err(format!("{s} is not a number of seconds from 0.01 to 3600")),
+    }
 }
 
 /// What the games share.
@@ -56,6 +67,7 @@ struct Setup {
     max_moves: usize,
     out: PathBuf,
     log: EngineLog,
+    handshake: Duration,
 }
 
 /// A game played: who played Black (the engine's index), its record and how it ended.
@@ -136,7 +148,11 @@ pub fn run(rules: Rules, args: MatchArgs) -> Result<(), CliError> {
         max_moves: args.max_moves,
         out,
         log,
+        handshake: Duration::from_secs_f64(args.handshake_timeout),
     });
+    // Ctrl-C reaches only this process (each engine has a process group of its own): it
+    // kills the engines, which ends the games in progress at once.
+    host::interrupt_on_signals();
     let played = play_all(&setup, args.concurrency)?;
     print_summary(&played);
     Ok(())
@@ -208,6 +224,17 @@ fn play_all(setup: &Arc<Setup>, concurrency: u32) -> Result<Vec<Played>, CliErro
     for w in workers {
         let _ = w.join();
     }
+    if host::interrupted() {
+        played.sort_by_key(|p| p.number);
+        print_summary(&played);
+        return Err(CliError::Interrupted(format!(
+            "match interrupted: the engines were stopped; {} of {} finished (records in {}), \
+             the games in progress not saved",
+            played.len(),
+            count(setup.games, "game"),
+            setup.out.display()
+        )));
+    }
     if let Some(e) = error {
         return Err(e);
     }
@@ -220,13 +247,15 @@ fn start_engines(setup: &Setup, n: u32) -> Result<(usize, [EngineProcess; 2]), C
     let black = usize::from(n.is_multiple_of(2));
     let start = |i: usize, side: &str| {
         let log = setup.log.tagged(&format!("game {n} {side}"));
-        EngineProcess::spawn(&setup.engines[i], log).map_err(|e| {
-            CliError::Usage(format!(
-                "engine {} (`{}`) {e}; see {}",
-                i + 1,
-                setup.engines[i],
-                setup.out.join("engines.log").display()
-            ))
+        EngineProcess::spawn_with(&setup.engines[i], log, setup.handshake).map_err(|e| {
+            host_error(e, |e| {
+                format!(
+                    "engine {} (`{}`) {e}; see {}",
+                    i + 1,
+                    setup.engines[i],
+                    setup.out.join("engines.log").display()
+                )
+            })
         })
     };
     let b = start(black, "black")?;
@@ -248,9 +277,11 @@ fn play_game(setup: &Setup, n: u32) -> Result<Played, CliError> {
     for side in Side::BOTH {
         engines[side.index()]
             .start_game(&history, side, setup.time)
-            .map_err(|e| CliError::Usage(format!("game {n}: {}'s engine {e}", capital(side))))?;
+            .map_err(|e| host_error(e, |e| format!("game {n}: {}'s engine {e}", capital(side))))?;
     }
-    let (outcome, why) = play_moves(setup, &mut history, &mut engines);
+    let Some((outcome, why)) = play_moves(setup, &mut history, &mut engines) else {
+        return Err(CliError::Interrupted(format!("game {n} interrupted")));
+    };
     for side in Side::BOTH {
         let result = match outcome {
             None => GameResult::Draw,
@@ -278,19 +309,20 @@ fn play_game(setup: &Setup, n: u32) -> Result<Played, CliError> {
     })
 }
 
-/// Asks the engines for moves in turn until the game ends; how it ended and why, in words.
+/// Asks the engines for moves in turn until the game ends; how it ended and why, in words;
+/// `None` when the host was interrupted.
 fn play_moves(
     setup: &Setup,
     history: &mut History,
     engines: &mut [EngineProcess; 2],
-) -> (Option<Outcome>, String) {
+) -> Option<(Option<Outcome>, String)> {
     let mut clocks = Clocks::new(setup.time);
     loop {
         if let Some(o) = history.outcome() {
-            return (Some(o), describe_end(o));
+            return Some((Some(o), describe_end(o)));
         }
         if history.point() >= setup.max_moves {
-            return (None, format!("move limit of {} moves", setup.max_moves));
+            return Some((None, format!("move limit of {} moves", setup.max_moves)));
         }
         let side = history.position().to_move();
         let deadline = Instant::now() + clocks.remaining(side) + TIME_MARGIN;
@@ -305,13 +337,22 @@ fn play_moves(
                     .expect("the host checked the engine's move");
                 None
             }
+            Err(HostError::Interrupted) => return None,
             Err(e) => Some(host_failure(side, &e)),
         };
         if let Some((reason, why)) = failure {
             history.concede(reason);
             let o = history.outcome().expect("conceded");
-            return (Some(o), why);
+            return Some((Some(o), why));
         }
+    }
+}
+
+/// An engine that cannot play stops the match: why, or that the match was interrupted.
+fn host_error(e: HostError, why: impl FnOnce(&HostError) -> String) -> CliError {
+    match e {
+        HostError::Interrupted => CliError::Interrupted("interrupted".into()),
+        e => CliError::Usage(why(&e)),
     }
 }
 

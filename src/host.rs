@@ -19,6 +19,7 @@ use std::fs::OpenOptions;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -32,8 +33,12 @@ use taikyoku::timecontrol::{Clocks, TimeControl};
 /// How long an engine may take to start and answer `atsiinit` and `identify`.
 pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long an engine has to answer `atsiinit v0` before it is offered `v00` (the spec's
-/// spelling; ATSA's own host and tomatene use `v0`).
+/// spelling; ATSA's own host and tomatene use `v0`), and to answer `identify` with `info`
+/// before it is named after its command.
 const VERSION_RETRY: Duration = Duration::from_secs(2);
+/// How long a line to the engine may wait for it to read its input (a pipe holds 64 KiB):
+/// an engine that stops reading must not stop the host.
+const WRITE_TIMEOUT: Duration = Duration::from_secs(5);
 /// The longest line read from an engine; a longer one is garbage.
 const MAX_LINE: usize = 64 * 1024;
 /// Lines read ahead of the host before the engine is made to wait.
@@ -122,6 +127,12 @@ pub enum HostError {
     Unsupported(String),
     #[error("resigned{}", .0.as_ref().map(|r| format!(" ({r})")).unwrap_or_default())]
     Resigned(Option<String>),
+    /// Its input was full for longer than the write timeout.
+    #[error("stopped reading its input (a line waited {0:.1?} to be read)")]
+    NotReading(Duration),
+    /// The host was interrupted (Ctrl-C): every engine was killed.
+    #[error("was stopped: the host was interrupted")]
+    Interrupted,
 }
 
 /// A move the engine played, checked.
@@ -175,6 +186,11 @@ pub struct EngineProcess {
     steps_after: bool,
     game: Option<Playing>,
     stopped: bool,
+    /// The last line of its standard error (a shell's "not found"), to say why it crashed.
+    last_stderr: Arc<Mutex<Option<String>>>,
+    stderr_thread: Option<std::thread::JoinHandle<()>>,
+    /// How long a write may wait for the engine to read ([`WRITE_TIMEOUT`]).
+    write_timeout: Duration,
 }
 
 impl EngineProcess {
@@ -182,6 +198,16 @@ impl EngineProcess {
     /// `identify` (answered by `info NAME …`, which names the engine; without it, the
     /// command does).
     pub fn spawn(command: &str, log: EngineLog) -> Result<EngineProcess, HostError> {
+        EngineProcess::spawn_with(command, log, HANDSHAKE_TIMEOUT)
+    }
+
+    /// [`EngineProcess::spawn`], the handshake given `handshake` (an engine may be slow to
+    /// load, a test quick to give up).
+    pub fn spawn_with(
+        command: &str,
+        log: EngineLog,
+        handshake: Duration,
+    ) -> Result<EngineProcess, HostError> {
         let mut cmd = Command::new("sh");
         cmd.arg("-c")
             .arg(command)
@@ -196,15 +222,17 @@ impl EngineProcess {
         };
         let mut child = cmd.spawn().map_err(spawn_error)?;
         log.note(&format!("started `{command}` (pid {})", child.id()));
+        let registered = register(child.id());
         let (stdout, stderr) = (child.stdout.take(), child.stderr.take());
         let (tx, events) = sync_channel(QUEUE);
         if let Some(out) = stdout {
             std::thread::spawn(move || read_lines(out, tx));
         }
-        if let Some(err) = stderr {
-            let log = log.clone();
-            std::thread::spawn(move || copy_stderr(err, &log));
-        }
+        let last_stderr = Arc::new(Mutex::new(None));
+        let stderr_thread = stderr.map(|err| {
+            let (log, last) = (log.clone(), last_stderr.clone());
+            std::thread::spawn(move || copy_stderr(err, &log, &last))
+        });
         let mut engine = EngineProcess {
             stdin: child.stdin.take(),
             child,
@@ -215,8 +243,17 @@ impl EngineProcess {
             steps_after: false,
             game: None,
             stopped: false,
+            last_stderr,
+            stderr_thread,
+            write_timeout: WRITE_TIMEOUT,
         };
-        engine.handshake()?;
+        if !registered {
+            return Err(HostError::Interrupted);
+        }
+        if let Some(stdin) = &engine.stdin {
+            set_nonblocking(stdin);
+        }
+        engine.handshake(handshake)?;
         Ok(engine)
     }
 
@@ -231,8 +268,8 @@ impl EngineProcess {
         self.child.id()
     }
 
-    fn handshake(&mut self) -> Result<(), HostError> {
-        let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
+    fn handshake(&mut self, timeout: Duration) -> Result<(), HostError> {
+        let deadline = Instant::now() + timeout;
         self.send(&HostCommand::AtsiInit {
             version: "v0".into(),
         })?;
@@ -253,7 +290,10 @@ impl EngineProcess {
             other => other?,
         }
         self.send(&HostCommand::Identify)?;
-        let name = self.wait_for(deadline, "info", |r| match r {
+        // `info` comes at once or not at all (an engine that loads something has done so by
+        // its `atsiok`): one that sends none is named after its command without more wait.
+        let info_by = deadline.min(Instant::now() + VERSION_RETRY);
+        let name = self.wait_for(info_by, "info", |r| match r {
             EngineReply::Info { name, .. } => Some(name.clone()),
             _ => None,
         });
@@ -443,8 +483,8 @@ impl EngineProcess {
             GameResult::Loss => HostCommand::Loss(reason),
             GameResult::Draw => HostCommand::Draw(reason),
         };
-        // An engine that cannot be told has already gone.
-        let _ = self.send(&command);
+        // An engine that cannot be told has already gone (or does not read).
+        let _ = self.send_by(&command, Instant::now() + QUIT_GRACE);
         self.game = None;
         self.stop();
     }
@@ -455,11 +495,12 @@ impl EngineProcess {
             return;
         }
         if self.stdin.is_some() {
-            let _ = self.send(&HostCommand::Quit);
+            let _ = self.send_by(&HostCommand::Quit, Instant::now() + QUIT_GRACE);
             self.stdin = None;
         }
         let exited = self.wait_exit(QUIT_GRACE);
         self.kill_group();
+        unregister(self.child.id());
         let status = match exited {
             Some(s) => Some(s),
             None => self.child.wait().ok(),
@@ -497,25 +538,61 @@ impl EngineProcess {
     }
 
     fn send(&mut self, command: &HostCommand) -> Result<(), HostError> {
-        let line = command.to_line();
+        self.send_by(command, Instant::now() + self.write_timeout)
+    }
+
+    /// Sends a line, waiting until `deadline` at most for the engine to read its input.
+    fn send_by(&mut self, command: &HostCommand, deadline: Instant) -> Result<(), HostError> {
+        if interrupted() {
+            return Err(HostError::Interrupted);
+        }
+        let mut line = command.to_line();
         self.log.write('>', &line);
+        line.push('\n');
         let Some(stdin) = self.stdin.as_mut() else {
             return Err(HostError::Crashed("its input is closed".into()));
         };
-        let written = stdin
-            .write_all(line.as_bytes())
-            .and_then(|()| stdin.write_all(b"\n"))
-            .and_then(|()| stdin.flush());
-        written.map_err(|_| self.crashed())
+        match write_by(stdin, line.as_bytes(), deadline) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == io::ErrorKind::TimedOut => {
+                let waited = self.write_timeout;
+                self.log.note(&format!(
+                    "its input was not read within {waited:.1?}: gives up"
+                ));
+                // What was half written cannot be taken back: nothing more goes to it.
+                self.stdin = None;
+                Err(HostError::NotReading(waited))
+            }
+            Err(_) => Err(self.crashed()),
+        }
     }
 
     /// The engine is gone: how it ended, as far as can be told at once.
     fn crashed(&mut self) -> HostError {
         self.stdin = None;
-        let how = match self.wait_exit(Duration::from_millis(200)) {
+        if interrupted() {
+            return HostError::Interrupted;
+        }
+        let mut how = match self.wait_exit(Duration::from_millis(200)) {
             Some(s) => describe_exit(s),
             None => "it closed its output".into(),
         };
+        // Its last words, once its standard error has been read to the end (briefly: what
+        // it started may hold the pipe open).
+        let end = Instant::now() + Duration::from_millis(100);
+        while self
+            .stderr_thread
+            .as_ref()
+            .is_some_and(|t| !t.is_finished())
+            && Instant::now() < end
+        {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let last = self.last_stderr.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(line) = last.as_deref() {
+            how = format!("{how}: {}", notation::shorten(line));
+        }
+        drop(last);
         self.log.note(&format!("crashed: {how}"));
         HostError::Crashed(how)
     }
@@ -592,6 +669,138 @@ impl Drop for EngineProcess {
     }
 }
 
+/// The process groups of the engines running now, for [`interrupt`] to kill: a fixed table
+/// of atomics, which a signal handler may read (a lock it may not take).
+static RUNNING: [AtomicI32; 256] = [const { AtomicI32::new(0) }; 256];
+/// Set once the host is interrupted: no engine starts or is written to after it.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Notes an engine's process group in [`RUNNING`]; false if the host was interrupted (the
+/// caller then stops it).
+fn register(pid: u32) -> bool {
+    let Ok(pid) = i32::try_from(pid) else {
+        return !interrupted();
+    };
+    // A full table only means this engine is not killed by a signal (its drop still is).
+    let _ = RUNNING.iter().find(|slot| {
+        slot.compare_exchange(0, pid, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
+    });
+    !interrupted()
+}
+
+fn unregister(pid: u32) {
+    if let Ok(pid) = i32::try_from(pid) {
+        RUNNING.iter().for_each(|slot| {
+            let _ = slot.compare_exchange(pid, 0, Ordering::SeqCst, Ordering::SeqCst);
+        });
+    }
+}
+
+/// Whether the host was interrupted (every engine then fails with [`HostError::Interrupted`]).
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
+}
+
+/// Kills every running engine's process group and stops new ones: for Ctrl-C, whose signal
+/// does not reach the engines (each runs in a process group of its own). Async-signal-safe:
+/// atomics and kill(2) only.
+pub fn interrupt() {
+    INTERRUPTED.store(true, Ordering::SeqCst);
+    for slot in &RUNNING {
+        let pid = slot.load(Ordering::SeqCst);
+        if pid > 0 {
+            // SAFETY: kill(2) with a negative pid signals the engine's own process group
+            // (made at its spawn), nothing else; an error (the group is gone) is harmless.
+            #[cfg(unix)]
+            unsafe {
+                libc::kill(-pid, libc::SIGKILL);
+            }
+        }
+    }
+}
+
+/// Makes Ctrl-C (SIGINT), SIGTERM and SIGHUP call [`interrupt`] once; a second signal acts
+/// as usual (ends the host at once).
+pub fn interrupt_on_signals() {
+    #[cfg(unix)]
+    {
+        extern "C" fn on_signal(_: libc::c_int) {
+            interrupt();
+        }
+        for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+            // SAFETY: installs a handler that only touches atomics and calls kill(2), both
+            // async-signal-safe; SA_RESETHAND restores the default after the first signal.
+            unsafe {
+                let mut action: libc::sigaction = std::mem::zeroed();
+                action.sa_sigaction = on_signal as *const () as libc::sighandler_t;
+                action.sa_flags = libc::SA_RESETHAND | libc::SA_RESTART;
+                libc::sigemptyset(&mut action.sa_mask);
+                libc::sigaction(signal, &action, std::ptr::null_mut());
+            }
+        }
+    }
+}
+
+/// Makes writes to the engine's input return at once when its pipe is full, so that
+/// [`write_by`] can give up at a deadline.
+fn set_nonblocking(stdin: &ChildStdin) {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsRawFd;
+        let fd = stdin.as_raw_fd();
+        // SAFETY: fcntl(2) on a descriptor this process owns, adding O_NONBLOCK to its flags.
+        unsafe {
+            let flags = libc::fcntl(fd, libc::F_GETFL);
+            if flags >= 0 {
+                libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK);
+            }
+        }
+    }
+}
+
+/// Writes all of `bytes` to a non-blocking pipe, waiting for room until `deadline` at most
+/// (then `ErrorKind::TimedOut`).
+fn write_by(stdin: &mut ChildStdin, mut bytes: &[u8], deadline: Instant) -> io::Result<()> {
+    while !bytes.is_empty() {
+        match stdin.write(bytes) {
+            Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+            Ok(n) => bytes = &bytes[n..],
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left.is_zero() || !wait_writable(stdin, left) {
+                    return Err(io::ErrorKind::TimedOut.into());
+                }
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+/// Waits up to `wait` for room in the pipe (or for its reader to close it); false if none.
+fn wait_writable(stdin: &ChildStdin, wait: Duration) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsRawFd;
+        let mut fd = libc::pollfd {
+            fd: stdin.as_raw_fd(),
+            events: libc::POLLOUT,
+            revents: 0,
+        };
+        let ms = libc::c_int::try_from(wait.as_millis().max(1)).unwrap_or(libc::c_int::MAX);
+        // SAFETY: poll(2) on one pollfd that lives through the call.
+        let ready = unsafe { libc::poll(&mut fd, 1, ms) };
+        ready != 0
+    }
+    #[cfg(not(unix))]
+    {
+        std::thread::sleep(wait.min(Duration::from_millis(5)));
+        true
+    }
+}
+
 /// An engine's line as a reply; `Ok(None)` for a blank one.
 fn parse_reply(line: &str) -> Result<Option<EngineReply>, HostError> {
     if line.trim().is_empty() {
@@ -651,21 +860,26 @@ fn read_lines(out: impl Read, tx: SyncSender<Event>) {
     }
 }
 
-/// The stderr thread: the engine's standard error into the log, up to [`MAX_STDERR`].
-fn copy_stderr(err: impl Read, log: &EngineLog) {
+/// The stderr thread: the engine's standard error into the log, up to [`MAX_STDERR`], and
+/// its last non-blank line into `last`.
+fn copy_stderr(err: impl Read, log: &EngineLog, last: &Mutex<Option<String>>) {
     let mut kept = 0;
     for line in BufReader::new(err).split(b'\n') {
         let Ok(line) = line else { return };
         if kept < MAX_STDERR {
             kept += line.len();
-            log.write('!', &String::from_utf8_lossy(&line));
+            let text = String::from_utf8_lossy(&line);
+            log.write('!', &text);
+            if !text.trim().is_empty() {
+                *last.lock().unwrap_or_else(|e| e.into_inner()) = Some(text.trim().to_string());
+            }
         }
     }
 }
 
 #[cfg(test)]
 #[path = "../tests/common/fake_engine.rs"]
-mod fake_engine;
+pub(crate) mod fake_engine;
 
 #[cfg(test)]
 mod tests {
@@ -799,8 +1013,10 @@ mod tests {
         let r = EngineProcess::spawn("exit 0", log.clone());
         assert!(matches!(r, Err(HostError::Crashed(_))), "{:?}", r.err());
         let r = EngineProcess::spawn("/no/such/engine", log);
+        // Its last words say why: the shell did not find it.
         assert!(
-            matches!(r, Err(HostError::Crashed(ref how)) if how.contains("127")),
+            matches!(r, Err(HostError::Crashed(ref how))
+                if how.contains("status 127: ") && how.contains("/no/such/engine")),
             "{:?}",
             r.err()
         );
@@ -875,6 +1091,34 @@ mod tests {
             "{}",
             text(&buf)
         );
+    }
+
+    /// An engine that stops reading its input does not block the host: once its pipe is
+    /// full, a write gives up at its deadline and the engine loses.
+    #[test]
+    fn an_engine_that_stops_reading_loses_instead_of_blocking_the_host() {
+        let rules = atsa();
+        let mut h = History::new(rules.clone(), rules.start_position());
+        for _ in 0..2 {
+            let m = rules.legal_moves(h.position())[0];
+            h.play(&m).unwrap();
+        }
+        // Its first turn (Black's, at startgame) sleeps: it reads nothing more.
+        let cmd = fake_engine("deaf", &["sleep 300"], &[] as &[&str]);
+        let (log, buf) = log();
+        let mut e = EngineProcess::spawn(&cmd, log).unwrap();
+        e.write_timeout = Duration::from_millis(200);
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            // Each start sends a TSFEN of about 3 KiB: the pipe's 64 KiB fill up.
+            let r = (0..200).try_for_each(|_| e.start_game(&h, Side::Black, quick()));
+            let _ = tx.send(r);
+        });
+        let r = rx
+            .recv_timeout(Duration::from_secs(20))
+            .expect("the host blocked on an engine that does not read");
+        assert!(matches!(r, Err(HostError::NotReading(_))), "{r:?}");
+        assert!(text(&buf).contains("its input was not read within"));
     }
 
     /// Whatever the engine started is killed with it: no orphans.

@@ -16,6 +16,12 @@ fn main() {
     let result = cli::run(cli, tui::run);
     if let Err(e) = result {
         eprintln!("taikyoku: {e}");
-        std::process::exit(1);
+        // 130: the shell's status for a command ended by Ctrl-C.
+        let status = if matches!(e, cli::CliError::Interrupted(_)) {
+            130
+        } else {
+            1
+        };
+        std::process::exit(status);
     }
 }

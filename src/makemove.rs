@@ -21,6 +21,14 @@ pub struct Undo {
     outcome: Option<crate::position::Outcome>,
 }
 
+impl Undo {
+    /// How many entries the position's removed stack held before the move's effects (the
+    /// cells they changed are above it).
+    pub(crate) fn effects_mark(&self) -> usize {
+        self.effects_mark as usize
+    }
+}
+
 impl Rules {
     /// Plays `m` (one of the position's legal moves) in place; [`Rules::unmake`] with the
     /// returned token takes it back. Moves must be unmade in the reverse order they were made.

@@ -246,6 +246,8 @@ struct Ray {
     shoot: bool,
     /// Mailbox offsets that must be empty for a lame leap.
     lame: Vec<isize>,
+    /// The lame squares block only a piece of the mover's own side (`~`).
+    lame_by_own: bool,
     /// Later legs, chosen relative to this one; empty for a final leg.
     next: Vec<Ray>,
 }
@@ -310,14 +312,14 @@ fn compile_leg(
             v
         };
         let kind = match leg.kind {
-            LegKind::Plain | LegKind::Lame => Kind::Plain,
+            LegKind::Plain | LegKind::Lame | LegKind::LameByOwn => Kind::Plain,
             LegKind::Hop(n) => Kind::Hop(n.unwrap_or(u8::MAX)),
             LegKind::RangeCapture => Kind::Range,
         };
         if kind == Kind::Range && pattern.legs.len() > 1 {
             return Err("range capture (x) is supported only as a single-leg move".into());
         }
-        let lame = if leg.kind == LegKind::Lame {
+        let lame = if matches!(leg.kind, LegKind::Lame | LegKind::LameByOwn) {
             lame_path(vec)
                 .into_iter()
                 .map(|s| s.y as isize * stride + s.x as isize)
@@ -342,6 +344,7 @@ fn compile_leg(
             kind,
             shoot: leg.shoot,
             lame,
+            lame_by_own: leg.kind == LegKind::LameByOwn,
             next,
         });
     }
@@ -883,7 +886,8 @@ impl Ctx<'_> {
         captured: bool,
     ) {
         for &d in &ray.lame {
-            if self.cell(from.wrapping_add_signed(d)) != EMPTY {
+            let c = self.cell(from.wrapping_add_signed(d));
+            if c != EMPTY && (!ray.lame_by_own || c == OFF || cell_side(c) == self.side) {
                 return;
             }
         }

@@ -2,9 +2,9 @@
 //! that the board's move marks are drawn from, while hovering over a piece and while entering
 //! a move leg by leg alike.
 
-use crate::geometry::{Square, Vec2};
+use crate::geometry::{Dims, Square, Vec2};
 use crate::movegen::Move;
-use crate::position::Position;
+use crate::position::{Piece, Position};
 use crate::rules::Rules;
 
 /// What reaching a square involves, as flags (several moves may reach one square).
@@ -27,6 +27,8 @@ pub mod mark {
     pub const SHOT: u16 = 128;
     /// A piece a move burns (it is next to where a burning piece lands), of either side.
     pub const BURNT: u16 = 256;
+    /// With the landing chosen: a piece the move can shoot next (choose it to shoot).
+    pub const NEXT_SHOT: u16 = 512;
 }
 
 /// The flags of every square the `moves` (of one piece, in `pos`) reach, after `legs` of their
@@ -41,13 +43,12 @@ pub fn reach<'a>(
 ) -> Vec<(Square, u16)> {
     let mut out = Vec::new();
     for m in moves {
-        let path = m.path();
+        let (path, _) = split(m);
         if path.len() < legs {
             continue;
         }
         let captures = rules.captures(pos, m);
-        let burnt: Vec<Square> = m.burnt(rules.dims()).collect();
-        // A shot is no stop to choose: its target is marked with what the move takes.
+        // A shot is no stop to go on from: its target is marked with what the move takes.
         let next_stop = path.get(legs).copied().filter(|_| !m.is_shot(legs));
         match next_stop {
             Some(s) => out.push((s, mark::STOP)),
@@ -68,19 +69,137 @@ pub fn reach<'a>(
             }
             None => {}
         }
-        for &c in captures.iter().filter(|&&c| c != m.to) {
-            let on_way = path.iter().position(|&s| s == c);
-            // A chosen stop that takes a piece stays marked: it is taken whatever comes next.
-            match on_way {
-                _ if burnt.contains(&c) => out.push((c, mark::BURNT)),
-                Some(i) if m.is_shot(i) => out.push((c, mark::SHOT)),
-                Some(_) => out.push((c, mark::TAKEN_ON_WAY)),
-                None => out.push((c, mark::RANGE_VICTIM)),
-            }
+        victims(rules.dims(), m, &captures, &mut out);
+    }
+    out
+}
+
+/// Marks what `m` takes besides its destination: shot (`SHOT`), burnt (`BURNT`), taken on
+/// the way (a chosen stop that takes a piece stays marked: it is taken whatever comes next)
+/// or flown over by a range capture.
+fn victims(dims: Dims, m: &Move, captures: &[Square], out: &mut Vec<(Square, u16)>) {
+    let burnt: Vec<Square> = m.burnt(dims).collect();
+    for &c in captures.iter().filter(|&&c| c != m.to) {
+        let on_way = m.path().iter().position(|&s| s == c);
+        match on_way {
+            _ if burnt.contains(&c) => out.push((c, mark::BURNT)),
+            Some(i) if m.is_shot(i) => out.push((c, mark::SHOT)),
+            Some(_) => out.push((c, mark::TAKEN_ON_WAY)),
+            None => out.push((c, mark::RANGE_VICTIM)),
+        }
+    }
+}
+
+/// A move split where the piece lands: the stops before (shots on the way included), then the
+/// shots it fires from where it ends, in order. A player enters the first part, the landing,
+/// then picks the shots one by one.
+pub fn split(m: &Move) -> (&[Square], &[Square]) {
+    let path = m.path();
+    let trailing = (0..path.len()).rev().take_while(|&i| m.is_shot(i)).count();
+    path.split_at(path.len() - trailing)
+}
+
+/// The marks while a move's shots are chosen: `moves` all land on one square and first shoot
+/// `fired`. The landing is marked where a move may stop shooting (`QUIET`), the pieces a move
+/// could shoot next `SHOT | NEXT_SHOT`, and what the moves take besides as [`reach`] marks it.
+pub fn reach_shots<'a>(
+    rules: &Rules,
+    pos: &Position,
+    moves: impl IntoIterator<Item = &'a Move>,
+    fired: &[Square],
+) -> Vec<(Square, u16)> {
+    let mut out = Vec::new();
+    for m in moves {
+        let (_, tail) = split(m);
+        if !tail.starts_with(fired) {
+            continue;
+        }
+        match tail.get(fired.len()) {
+            Some(&next) => out.push((next, mark::SHOT | mark::NEXT_SHOT)),
+            None => out.push((
+                m.to,
+                mark::QUIET | if m.promotes() { mark::PROMOTE } else { 0 },
+            )),
+        }
+        let captures = rules.captures(pos, m);
+        let before: Vec<Square> = captures
+            .iter()
+            .copied()
+            .filter(|c| !tail[fired.len()..].contains(c))
+            .collect();
+        victims(rules.dims(), m, &before, &mut out);
+    }
+    out
+}
+
+/// How an enemy piece's aura holds a piece (Kō shōgi's nets and fog).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Held {
+    /// An enemy net stands first on one of its lines, ranging back along it: it cannot move.
+    Frozen { by: Square },
+    /// A shooter within an enemy fog's reach: it moves, but cannot shoot.
+    Silenced { by: Square },
+}
+
+/// Every piece of `pos` an enemy aura holds, with the piece holding it; empty in a game
+/// without auras. The same reading of the kinds' `freezes`, `fog` and `sees_in_fog` as the
+/// generator's, for the board's marks (a frozen piece has no move; a silenced one no shot).
+pub fn held(rules: &Rules, pos: &Position) -> Vec<(Square, Held)> {
+    let Some(auras) = &rules.kinds.auras else {
+        return Vec::new();
+    };
+    let dims = pos.dims();
+    let fogs: Vec<(Square, Piece)> = pos
+        .pieces()
+        .filter(|(_, p)| auras.fog[p.kind as usize] > 0)
+        .collect();
+    let mut out = Vec::new();
+    for (sq, p) in pos.pieces() {
+        let (x, y) = dims.xy(sq);
+        let net = (0..8).find_map(|o| {
+            let u = OCTANT_STEPS[o];
+            let first = (1..)
+                .map_while(|k| dims.square(x + u.x * k, y + u.y * k))
+                .find_map(|s| pos.piece_at(s).map(|q| (s, q)))?;
+            let (s, q) = first;
+            let back = 1 << ((o + 4) % 8);
+            (q.side != p.side && auras.freezes[q.kind as usize][q.side.index()] & back != 0)
+                .then_some(s)
+        });
+        if let Some(by) = net {
+            out.push((sq, Held::Frozen { by }));
+            continue;
+        }
+        let shoots = rules.readings[p.kind as usize]
+            .patterns
+            .iter()
+            .any(|pat| pat.legs.iter().any(|l| l.shoot));
+        if !shoots || auras.sees_in_fog[p.kind as usize] {
+            continue;
+        }
+        let fog = fogs.iter().find(|(f, q)| {
+            let (fx, fy) = dims.xy(*f);
+            let d = (fx - x).abs().max((fy - y).abs());
+            q.side != p.side && d <= auras.fog[q.kind as usize] as i32
+        });
+        if let Some(&(by, _)) = fog {
+            out.push((sq, Held::Silenced { by }));
         }
     }
     out
 }
+
+/// The eight directions by octant, as [`crate::betza::octant`] numbers them.
+const OCTANT_STEPS: [Vec2; 8] = [
+    Vec2::new(1, 0),
+    Vec2::new(1, 1),
+    Vec2::new(0, 1),
+    Vec2::new(-1, 1),
+    Vec2::new(-1, 0),
+    Vec2::new(-1, -1),
+    Vec2::new(0, -1),
+    Vec2::new(1, -1),
+];
 
 /// Whether going from `a` to `b` passes over a piece or is not along a line (a leap).
 fn is_jump(pos: &Position, a: Square, b: Square) -> bool {
@@ -164,5 +283,53 @@ mod tests {
             0,
             "it flies over the pawn"
         );
+    }
+
+    #[test]
+    fn a_net_freezes_the_first_enemy_on_its_ranging_lines_and_a_fog_silences_shooters() {
+        let r = Rules::builtin("koshogi", "standard").unwrap();
+        let mut pos = r.empty_position();
+        // A Black skyward net ranges sideways: the first White piece to its left is frozen,
+        // the one behind it is not; its own pieces never are.
+        let net = put(&r, &mut pos, "SN", Side::Black, 9, 9);
+        let first = put(&r, &mut pos, "P", Side::White, 5, 9);
+        let behind = put(&r, &mut pos, "P", Side::White, 3, 9);
+        let own = put(&r, &mut pos, "P", Side::Black, 12, 9);
+        // Straight ahead it only steps back: a piece in front is not on a ranging line.
+        let ahead = put(&r, &mut pos, "P", Side::White, 9, 13);
+        // A White fog two squares from a Black bow silences it; a priest shoots all the same.
+        let fog = put(&r, &mut pos, "FOG", Side::White, 16, 3);
+        let bow = put(&r, &mut pos, "LB", Side::Black, 16, 5);
+        let priest = put(&r, &mut pos, "TP", Side::Black, 14, 3);
+        let held = held(&r, &pos);
+        assert_eq!(
+            held.iter().find(|h| h.0 == first).map(|h| h.1),
+            Some(Held::Frozen { by: net })
+        );
+        assert_eq!(
+            held.iter().find(|h| h.0 == bow).map(|h| h.1),
+            Some(Held::Silenced { by: fog })
+        );
+        for free in [behind, own, ahead, priest, net, fog] {
+            assert!(
+                held.iter().all(|h| h.0 != free),
+                "{free:?} is held: {held:?}"
+            );
+        }
+        // What the generator does: the frozen piece has no move, the silenced bow no shot,
+        // and the free ones move.
+        let target = put(&r, &mut pos, "P", Side::White, 15, 8);
+        let shots = |pos: &Position| {
+            r.moves_from(pos, bow)
+                .iter()
+                .any(|m| m.shots().next() == Some(target))
+        };
+        assert!(!shots(&pos));
+        let mut white = pos.clone();
+        white.set_to_move(Side::White);
+        assert!(r.moves_from(&white, first).is_empty());
+        assert!(!r.moves_from(&white, behind).is_empty());
+        r.put(&mut pos, fog, None);
+        assert!(shots(&pos), "without the fog the bow shoots");
     }
 }

@@ -29,11 +29,12 @@ use crate::history::History;
 use crate::notation::{self, NotationError};
 use crate::position::{EndReason, Outcome, Position};
 use crate::rules::{Rules, RulesError};
+use crate::timecontrol::{Clocks, TimeControl};
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 use std::fmt;
 use std::path::Path;
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 use toml::Spanned;
 
 /// The `format` value of every record.
@@ -60,6 +61,10 @@ pub struct Record {
     /// `engine:COMMAND` (empty: a person, as in every record written before these fields).
     pub black_player: String,
     pub white_player: String,
+    /// The clocks of a timed game (against an engine): its time control and the time each
+    /// side had left after the last move (`time`, `black_clock`, `white_clock`; none in an
+    /// untimed game, as in every record written before them).
+    pub clock: Option<Clocks>,
     /// RFC 3339 UTC dates (may be empty in hand-written records).
     pub started: String,
     pub updated: String,
@@ -129,6 +134,12 @@ struct RawRecord {
     black_player: String,
     #[serde(default)]
     white_player: String,
+    #[serde(default)]
+    time: Option<Spanned<String>>,
+    #[serde(default)]
+    black_clock: Option<Spanned<f64>>,
+    #[serde(default)]
+    white_clock: Option<Spanned<f64>>,
     #[serde(default)]
     started: Option<Spanned<String>>,
     #[serde(default)]
@@ -317,6 +328,7 @@ impl Record {
             white: String::new(),
             black_player: String::new(),
             white_player: String::new(),
+            clock: None,
             started: now.clone(),
             updated: now,
             outcome: None,
@@ -448,6 +460,7 @@ impl Record {
             }
         }
         let (outcome, draw) = parse_outcome(&src, raw.result.as_ref(), raw.termination.as_ref())?;
+        let clock = parse_clock(&src, &raw)?;
         Ok(Record {
             game: raw.game.get_ref().clone(),
             rules: raw.rules.get_ref().clone(),
@@ -457,6 +470,7 @@ impl Record {
             white: raw.white,
             black_player: raw.black_player,
             white_player: raw.white_player,
+            clock,
             started: raw.started.map(Spanned::into_inner).unwrap_or_default(),
             updated: raw.updated.map(Spanned::into_inner).unwrap_or_default(),
             outcome,
@@ -515,6 +529,16 @@ impl Record {
                 continue;
             }
             s.push_str(&format!("{key} = {}\n", quote(value)));
+        }
+        if let Some(c) = &self.clock {
+            // Seconds to the millisecond; `{:?}` keeps a float a float (`60.0`).
+            let left = |side| (c.remaining(side).as_secs_f64() * 1e3).round() / 1e3;
+            s.push_str(&format!(
+                "time = {}\nblack_clock = {:?}\nwhite_clock = {:?}\n",
+                quote(&c.control.to_string()),
+                left(Side::Black),
+                left(Side::White)
+            ));
         }
         if self.moves.is_empty() {
             s.push_str("moves = []\n");
@@ -632,6 +656,40 @@ impl Record {
 }
 fn value(s: Option<&Spanned<String>>) -> &str {
     s.map_or("", |s| s.get_ref().as_str())
+}
+
+/// The clocks of a timed game: `time` (BASE+INC), and the seconds each side had left (the
+/// base when left out); clocks without a time control are refused.
+fn parse_clock(src: &Source, raw: &RawRecord) -> Result<Option<Clocks>, DataError> {
+    let sides = [&raw.black_clock, &raw.white_clock];
+    let Some(time) = &raw.time else {
+        return match sides.into_iter().flatten().next() {
+            Some(c) => Err(src.error_span(
+                &c.span(),
+                "a clock without `time` (its time control, such as \"60+1\")",
+            )),
+            None => Ok(None),
+        };
+    };
+    let control: TimeControl = time
+        .get_ref()
+        .parse()
+        .map_err(|e| src.error_span(&time.span(), format!("`time`: {e}")))?;
+    let mut left = [control.base; 2];
+    for (slot, clock) in left.iter_mut().zip(sides) {
+        if let Some(c) = clock {
+            *slot = Duration::try_from_secs_f64(*c.get_ref())
+                .ok()
+                .filter(|d| *d <= Duration::from_secs(1 << 32))
+                .ok_or_else(|| {
+                    src.error_span(
+                        &c.span(),
+                        format!("{} is not a number of seconds left on a clock", c.get_ref()),
+                    )
+                })?;
+        }
+    }
+    Ok(Some(Clocks::resumed(control, left)))
 }
 
 /// The `result` and `termination` values: a winner and how, a draw and why, or neither.
@@ -830,6 +888,38 @@ mod tests {
         let back = Record::parse("g", &old).unwrap();
         assert_eq!(back.white_player, "");
         assert_eq!(back.white, "computer (easy)");
+    }
+
+    /// A timed game's clocks are kept to the millisecond; a record without them (every
+    /// record written before them) is untimed; bad clocks are refused where they stand.
+    #[test]
+    fn the_clocks_of_a_timed_game_are_kept() {
+        let h = game(&["19.26-19.25", "18.11-18.12"]);
+        let mut rec = Record::new(&h);
+        assert!(!rec.to_toml().contains("clock"), "untimed: no clock fields");
+        let control: TimeControl = "60+1".parse().unwrap();
+        let left = [Duration::from_millis(58_251), Duration::from_secs(61)];
+        rec.clock = Some(Clocks::resumed(control, left));
+        let text = rec.to_toml();
+        assert!(
+            text.contains("time = \"60+1\"\nblack_clock = 58.251\nwhite_clock = 61.0\n"),
+            "{text}"
+        );
+        let back = Record::parse("g", &text).unwrap();
+        assert_eq!(back.clock, rec.clock);
+        let base_only = text.replace("black_clock = 58.251\n", "");
+        let back = Record::parse("g", &base_only).unwrap();
+        let c = back.clock.unwrap();
+        assert_eq!(c.remaining(Side::Black), Duration::from_secs(60));
+        let e = Record::parse("g", &text.replace("time = \"60+1\"\n", "")).unwrap_err();
+        assert!(e.to_string().contains("a clock without `time`"), "{e}");
+        let e = Record::parse("g", &text.replace("58.251", "-3.0")).unwrap_err();
+        assert!(
+            e.to_string().contains("-3 is not a number of seconds"),
+            "{e}"
+        );
+        let e = Record::parse("g", &text.replace("60+1", "soon")).unwrap_err();
+        assert!(e.to_string().contains("`time`:"), "{e}");
     }
 
     #[test]

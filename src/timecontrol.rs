@@ -92,6 +92,11 @@ impl Clocks {
         }
     }
 
+    /// Clocks as they stood (a game resumed from its record): `remaining` by side index.
+    pub fn resumed(control: TimeControl, remaining: [Duration; 2]) -> Clocks {
+        Clocks { control, remaining }
+    }
+
     /// A side's remaining time.
     pub fn remaining(&self, side: Side) -> Duration {
         self.remaining[side.index()]

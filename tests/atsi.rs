@@ -3,7 +3,7 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use taikyoku::atsi::{self, EngineReply, Order};
 use taikyoku::notation;
@@ -305,9 +305,16 @@ fn the_websocket_engine_plays_one_game_at_a_time() {
     .stderr(Stdio::piped())
     .spawn()
     .unwrap();
-    let mut stderr = BufReader::new(child.stderr.take().unwrap());
-    let mut first = String::new();
-    stderr.read_line(&mut first).unwrap();
+    // The log lines, as they come (a connection's line is written once it has ended).
+    let (log_tx, log_rx) = std::sync::mpsc::channel();
+    let stderr = BufReader::new(child.stderr.take().unwrap());
+    std::thread::spawn(move || {
+        for line in stderr.lines().map_while(Result::ok) {
+            let _ = log_tx.send(line);
+        }
+    });
+    let wait = std::time::Duration::from_secs(20);
+    let first = log_rx.recv_timeout(wait).unwrap();
     let url = first
         .trim()
         .rsplit(' ')
@@ -357,11 +364,34 @@ fn the_websocket_engine_plays_one_game_at_a_time() {
     };
     say(&mut third, "quit");
     let _ = third.read();
+    // One line per connection (#10): the refused one, then each game as it ended.
+    let mut log: Vec<String> = Vec::new();
+    while log.iter().filter(|l| !l.contains("refused")).count() < 2 {
+        log.push(
+            log_rx
+                .recv_timeout(wait)
+                .unwrap_or_else(|_| panic!("{log:#?}")),
+        );
+    }
     child.kill().unwrap();
     child.wait().unwrap();
-    let mut log = String::new();
-    stderr.read_to_string(&mut log).unwrap();
-    assert!(log.contains("refused, a game is being played"), "{log}");
+    log.extend(log_rx.try_iter());
+    let at = |l: &str| l.starts_with("taikyoku engine: 127.0.0.1:");
+    assert!(log.iter().all(|l| at(l)), "{log:#?}");
+    let refused = log.iter().filter(|l| l.contains("refused")).count();
+    assert!(refused >= 1, "{log:#?}");
+    assert_eq!(log.len(), refused + 2, "one line per connection: {log:#?}");
+    let games: Vec<_> = log.iter().filter(|l| !l.contains("refused")).collect();
+    assert!(
+        games[0].contains(": atsiinit v0, 1 game, 1 move played, no errors, ")
+            && games[0].contains("; connection ended: "),
+        "{log:#?}"
+    );
+    assert!(
+        games[1].contains(": atsiinit v00, 0 games, 0 moves played, no errors, ")
+            && games[1].ends_with("; quit"),
+        "{log:#?}"
+    );
 }
 
 /// Black's free eagle on 18r behind its own pawn on 18q; the kings on their start squares.

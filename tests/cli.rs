@@ -100,9 +100,8 @@ fn positions_round_trip_through_the_command_line() {
     assert!(pos.ends_with(" b 2"), "{pos}");
     let again = ok(&["moves", "--position-out", "--position", &pos]);
     assert_eq!(again.lines().next().unwrap(), pos);
-    let dir = std::env::temp_dir().join(format!("taikyoku-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("pos.json");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("pos.json");
     std::fs::write(
         &file,
         r#"{"to_move": "black", "pieces": [{"piece": "King", "side": "black", "at": [0, 0]}, {"piece": "king", "side": "white", "at": [35, 35]}]}"#,
@@ -119,7 +118,6 @@ fn positions_round_trip_through_the_command_line() {
     assert!(e.contains("pos.json:2:"), "{e}");
     let e = fails(&["moves", "--position", "l,wt/3 b"]);
     assert!(e.contains("rows"), "{e}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -143,16 +141,16 @@ fn rules_lists_the_rule_sets_and_their_differences() {
     assert!(fails(&["rules", "nope"]).contains("unknown rule set"));
 }
 
-/// A copy of the data directory with one file replaced.
-fn data_with(file: &str, edit: impl Fn(&str) -> String) -> std::path::PathBuf {
+/// A copy of the data directory with one file replaced, removed when the guard is dropped
+/// (even when an assertion fails on the way).
+fn data_with(file: &str, edit: impl Fn(&str) -> String) -> tempfile::TempDir {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let dir = std::env::temp_dir().join(format!(
-        "taikyoku-data-{}-{}",
-        std::process::id(),
-        file.replace('/', "_")
-    ));
+    let dir = tempfile::Builder::new()
+        .prefix("taikyoku-data-")
+        .tempdir()
+        .unwrap();
     for f in ["rules/taikyoku.toml", "pieces.toml", "setups/taikyoku.toml"] {
-        let to = dir.join(f);
+        let to = dir.path().join(f);
         std::fs::create_dir_all(to.parent().unwrap()).unwrap();
         let text = std::fs::read_to_string(root.join(f)).unwrap();
         std::fs::write(&to, if f == file { edit(&text) } else { text }).unwrap();
@@ -160,12 +158,23 @@ fn data_with(file: &str, edit: impl Fn(&str) -> String) -> std::path::PathBuf {
     dir
 }
 
+/// The copies of the data a test edits do not outlive it (they used to pile up in /tmp).
+#[test]
+fn edited_data_copies_are_removed_after_use() {
+    let dir = data_with("pieces.toml", |t| t.to_string());
+    let path = dir.path().to_path_buf();
+    assert!(path.join("rules/taikyoku.toml").is_file());
+    ok(&["--data", path.to_str().unwrap(), "perft", "1"]);
+    drop(dir);
+    assert!(!path.exists(), "{} left behind", path.display());
+}
+
 #[test]
 fn malformed_data_is_reported_with_file_line_and_column() {
     let dir = data_with("pieces.toml", |t| {
         t.replacen("betza = \"fW\"", "betza = \"fWq\"", 1)
     });
-    let e = fails(&["--data", dir.to_str().unwrap(), "perft", "1"]);
+    let e = fails(&["--data", dir.path().to_str().unwrap(), "perft", "1"]);
     assert!(
         e.contains("pieces.toml:") && e.contains("unsupported modifier 'q'"),
         "{e}"
@@ -173,13 +182,13 @@ fn malformed_data_is_reported_with_file_line_and_column() {
     let line = e.split(':').nth(2).unwrap();
     assert!(line.parse::<usize>().is_ok(), "{e}");
     let dir = data_with("setups/taikyoku.toml", |t| t.replacen("GB ", "XX ", 1));
-    let e = fails(&["--data", dir.to_str().unwrap(), "perft", "1"]);
+    let e = fails(&["--data", dir.path().to_str().unwrap(), "perft", "1"]);
     assert!(
         e.contains("taikyoku.toml:16:41:") && e.contains("unknown piece code \"XX\""),
         "{e}"
     );
     let dir = data_with("setups/taikyoku.toml", |t| t.replacen("GB ", ".  ", 1));
-    let e = fails(&["--data", dir.to_str().unwrap(), "perft", "1"]);
+    let e = fails(&["--data", dir.path().to_str().unwrap(), "perft", "1"]);
     assert!(
         e.contains("Go Between (GB) per side, but the catalogue says count = 2"),
         "{e}"
@@ -187,12 +196,12 @@ fn malformed_data_is_reported_with_file_line_and_column() {
     let dir = data_with("rules/taikyoku.toml", |t| {
         t.replace("trigger = \"capture\"", "trigger = \"sometimes\"")
     });
-    let e = fails(&["--data", dir.to_str().unwrap(), "perft", "1"]);
+    let e = fails(&["--data", dir.path().to_str().unwrap(), "perft", "1"]);
     assert!(e.contains("unknown promotion trigger"), "{e}");
     let dir = data_with("pieces.toml", |t| {
         t.replacen("[piece.rules.atsa]", "[piece.rules.atsaa]", 1)
     });
-    let e = fails(&["--data", dir.to_str().unwrap(), "perft", "1"]);
+    let e = fails(&["--data", dir.path().to_str().unwrap(), "perft", "1"]);
     assert!(
         e.contains("[piece.rules.atsaa] is not read by any rule set"),
         "{e}"

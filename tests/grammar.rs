@@ -677,3 +677,39 @@ fn check_incremental(p: &Position, m: &Move) {
     assert_eq!(cache.count_after(r, &q, m), after.len() as u64);
     r.unmake(&mut q, undo);
 }
+
+#[test]
+fn a_friend_lame_jump_is_blocked_by_its_own_piece_only_and_on_its_first_leg_only() {
+    let r = lab();
+    // Its own pawn in front, an enemy pawn to its right, nothing to its left or behind.
+    let p = lab_position(B, &[("JM", B, 9, 9), ("P", B, 9, 10), ("P", W, 10, 9)]);
+    let ends = dests(r, &p, 9, 9);
+    // Forward: the own pawn blocks the jump, and the double moves through it (the squares
+    // beside (9, 11) are still reached by way of (7, 9) and (11, 9)).
+    assert!(!ends.contains(&(9, 11)) && !ends.contains(&(9, 13)));
+    let through = |m: &Move| path(r, m).contains(&(9, 11));
+    assert!(!moves_at(r, &p, 9, 9).iter().any(through));
+    // Right: the enemy is leaped, not taken; left and back are free.
+    for end in [(11, 9), (7, 9), (9, 7), (13, 9), (11, 11), (11, 7)] {
+        assert!(ends.contains(&end), "{end:?}");
+    }
+    let right = moves_at(r, &p, 9, 9)
+        .into_iter()
+        .find(|m| xy(m) == (11, 9))
+        .unwrap();
+    assert!(caps(r, &p, &right).is_empty());
+    // The second leg's jump leaps anything: out to the left, then forward over an own pawn
+    // (the way through (9, 11) is shut by the pawn in front).
+    let q = lab_position(B, &[("JM", B, 9, 9), ("P", B, 9, 10), ("P", B, 7, 10)]);
+    let two = moves_at(r, &q, 9, 9)
+        .into_iter()
+        .filter(|m| xy(m) == (7, 11))
+        .collect::<Vec<_>>();
+    assert_eq!(two.len(), 1);
+    assert_eq!(path(r, &two[0]), [(7, 9)]);
+    // An own piece on the first landing square is no stop (nor capture); an enemy one is.
+    let c = lab_position(B, &[("JM", B, 9, 9), ("P", B, 11, 9), ("P", W, 9, 11)]);
+    let ends = dests(r, &c, 9, 9);
+    assert!(!ends.contains(&(11, 9)) && !ends.contains(&(13, 9)));
+    assert!(ends.contains(&(9, 11)) && ends.contains(&(9, 13)));
+}

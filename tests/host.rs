@@ -219,3 +219,126 @@ fn a_match_between_two_random_taikyoku_engines_gives_records_check_accepts() {
         );
     }
 }
+
+/// Whether process `pid` still runs.
+fn alive(pid: &str) -> bool {
+    std::process::Command::new("kill")
+        .args(["-0", pid.trim()])
+        .stderr(std::process::Stdio::null())
+        .status()
+        .unwrap()
+        .success()
+}
+
+/// Waits up to `secs` seconds for `done`.
+fn within(secs: u64, mut done: impl FnMut() -> bool) -> bool {
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    while !done() {
+        if std::time::Instant::now() > end {
+            return false;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    true
+}
+
+/// Ctrl-C reaches only the host (each engine has its own process group): the host kills the
+/// engines, a hung one and what it started included, keeps the finished games' records and
+/// exits at once with status 130.
+#[test]
+fn ctrl_c_stops_the_match_and_kills_hung_engines() {
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("hung.pid");
+    // White hangs on its second move in a child of its own (which ignores end of input).
+    let hang = format!("sleep 300 & echo $! > '{}'; wait", pid_file.display());
+    let (b, _) = pushes(3);
+    let hung = fake_engine("Hung", &b, &["echo 'move 1k 1l'".to_string(), hang]);
+    let out = dir.path().join("m");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_taikyoku"))
+        .args(["match", "--rules", "atsa", "--engine", &pusher("Good")])
+        .args([
+            "--engine", &hung, "--games", "2", "--time", "300+0", "--out",
+        ])
+        .arg(&out)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    assert!(within(20, || pid_file.exists()), "the engine never hung");
+    let sleeper = std::fs::read_to_string(&pid_file).unwrap();
+    assert!(alive(&sleeper));
+    let host = child.id().to_string();
+    std::process::Command::new("kill")
+        .args(["-INT", &host])
+        .status()
+        .unwrap();
+    assert!(
+        within(5, || child.try_wait().unwrap().is_some()),
+        "the match went on after Ctrl-C"
+    );
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("match interrupted: the engines were stopped; 0 of 2 games finished"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(within(2, || !alive(&sleeper)), "the hung engine lingers");
+    assert!(!out.join("game-001.toml").exists(), "no half game saved");
+}
+
+/// An engine that never answers `atsiinit` is named in the error (after the handshake
+/// timeout); one that answers it but never says `info` is named after its command, at once.
+#[test]
+fn a_silent_engine_is_named_and_one_without_info_is_named_after_its_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let silent = "cat > /dev/null";
+    let started = std::time::Instant::now();
+    let o = run_match(
+        dir.path(),
+        [&pusher("Good"), silent],
+        &["--time", "1", "--handshake-timeout", "0.3"],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains("engine 2 (`cat > /dev/null`) sent no atsiok within"),
+        "{err}"
+    );
+    assert!(err.contains("engines.log"), "{err}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(8));
+    // atsiok, then nothing to identify: named `sh` (its program) in the records.
+    let script = dir.path().join("no-info.sh");
+    let (b, w) = pushes(30);
+    let pushes_of = |v: &[String]| v.join("; read -r c r; ");
+    std::fs::write(
+        &script,
+        format!(
+            "read -r c r; echo atsiok; read -r c r; read -r c me; read -r c r; read -r c r; \
+             if [ \"$me\" = 0 ]; then {}; else read -r c r; {}; fi; \
+             sleep 60\n",
+            pushes_of(&b[..3]),
+            pushes_of(&w[..3])
+        ),
+    )
+    .unwrap();
+    let quiet = format!("sh '{}'", script.display());
+    let out = dir.path().join("info");
+    let started = std::time::Instant::now();
+    let o = run_match(
+        &out,
+        [&pusher("Good"), &quiet],
+        &["--games", "1", "--time", "2+0", "--max-moves", "6"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("Game 1/1: Good vs sh: 1/2-1/2"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(8),
+        "waited for an info that never came: {:?}",
+        started.elapsed()
+    );
+}

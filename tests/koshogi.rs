@@ -341,6 +341,103 @@ fn the_clerks_promotion_promotes_its_guards_and_kills_the_enemy_flames() {
 }
 
 #[test]
+fn a_moves_effects_are_listed_apart_from_its_victims_and_in_moves_json() {
+    let r = ko("standard");
+    let pieces = [
+        ("CL", B, 4, 12),
+        ("AG", B, 1, 1),
+        ("+PF", W, 10, 10),
+        ("PF", W, 12, 9),
+        ("P", W, 5, 13),
+    ];
+    let p = game(r, B, &pieces);
+    let clerk = |to: (i32, i32)| moves(r, &p, (4, 12), to)[0];
+    // Promoting (taking the pawn as it enters the camp): the guard promotes, the flames die.
+    let fx = r.effect_changes(&p, &clerk((5, 13)));
+    assert_eq!(r.captures(&p, &clerk((5, 13))), [sq(r, 5, 13)]);
+    let mut removed = fx.removed.clone();
+    removed.sort();
+    assert_eq!(removed, [sq(r, 12, 9), sq(r, 10, 10)]);
+    let changed: Vec<_> = fx
+        .changed
+        .iter()
+        .map(|&(s, q)| (s, r.catalogue().kind(q.kind).code.as_str(), q.side))
+        .collect();
+    assert_eq!(changed, [(sq(r, 1, 1), "SN", B)]);
+    // A quiet move outside the camp changes nothing beyond itself; nor does a game without
+    // effects.
+    assert!(r.effect_changes(&p, &clerk((3, 11))).is_empty());
+    let sho = common::sho();
+    let start = sho.start_position();
+    assert!(
+        sho.legal_moves(&start)
+            .iter()
+            .all(|m| sho.effect_changes(&start, m).is_empty())
+    );
+    // A reversion is a change: the light coming within 5 points turns the fog back.
+    let q = game(r, W, &[("+FOG", B, 4, 4), ("+IL", W, 10, 4)]);
+    let m = moves(r, &q, (10, 4), (8, 4))[0];
+    let fx = r.effect_changes(&q, &m);
+    assert!(fx.removed.is_empty());
+    assert_eq!(fx.changed.len(), 1);
+    assert_eq!(fx.changed[0].0, sq(r, 4, 4));
+    assert_eq!(r.catalogue().kind(fx.changed[0].1.kind).code, "TP");
+    // `moves --json` lists them.
+    let text = taikyoku::notation::position_string(r, &p);
+    let out = common::ok(&["--game", "koshogi", "moves", "--json", "--position", &text]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let listed = v["moves"].as_array().unwrap();
+    let promoting = listed
+        .iter()
+        .find(|m| m["from"] == serde_json::json!([4, 12]) && m["to"] == serde_json::json!([5, 13]))
+        .unwrap();
+    let mut kills: Vec<_> = promoting["removed_by_effects"].as_array().unwrap().clone();
+    kills.sort_by_key(|k| k.to_string());
+    assert_eq!(
+        kills,
+        [serde_json::json!([10, 10]), serde_json::json!([12, 9])]
+    );
+    assert_eq!(
+        promoting["changed_by_effects"],
+        serde_json::json!([{ "at": [1, 1], "becomes": "SN" }])
+    );
+    assert_eq!(promoting["captures"], serde_json::json!([[5, 13]]));
+    let quiet = listed
+        .iter()
+        .find(|m| m["from"] == serde_json::json!([4, 12]) && m["to"] == serde_json::json!([3, 11]))
+        .unwrap();
+    assert_eq!(quiet["removed_by_effects"], serde_json::json!([]));
+}
+
+#[test]
+fn the_master_at_arms_may_not_leap_its_own_piece_on_its_first_move() {
+    let r = ko("standard");
+    // Its own pawn in front, an enemy pawn to its right.
+    let pieces = [("+MA", B, 9, 9), ("P", B, 9, 10), ("P", W, 10, 9)];
+    let p = game(r, B, &pieces);
+    let ends = common::dests(r, &p, 9, 9);
+    // The jump forward would leap its own pawn: not as a move of its own (two diagonal steps
+    // still reach (9, 11)), nor as the first of two ((9, 13) is reached no other way).
+    assert!(!ends.contains(&(9, 13)));
+    let forward = moves(r, &p, (9, 9), (9, 11));
+    assert!(!forward.is_empty() && forward.iter().all(|m| m.path().len() == 1));
+    assert!(
+        !r.moves_from(&p, sq(r, 9, 9))
+            .iter()
+            .any(|m| m.path().contains(&sq(r, 9, 11)))
+    );
+    // The enemy is leaped, not taken, and the move may go on from there.
+    assert!(ends.contains(&(11, 9)) && ends.contains(&(13, 9)) && ends.contains(&(11, 11)));
+    let right = moves(r, &p, (9, 9), (11, 9));
+    assert_eq!(right.len(), 1);
+    assert!(r.captures(&p, &right[0]).is_empty());
+    // (That its second jump leaps anything is tests/grammar.rs's `~D` test.)
+    // The clerk itself leaps anything (FD).
+    let c = game(r, B, &[("CL", B, 9, 9), ("P", B, 9, 10)]);
+    assert!(common::dests(r, &c, 9, 9).contains(&(9, 11)));
+}
+
+#[test]
 fn pawns_lose_their_forward_step_once_their_drum_is_dead() {
     let r = ko("standard");
     let forward = |p: &Position| !moves(r, p, (4, 4), (4, 5)).is_empty();

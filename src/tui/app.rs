@@ -6,6 +6,7 @@
 
 use super::board::Board;
 use super::dialogs::{ConfirmKind, Dialog, PromptKind, Reply};
+use super::engine::{self, Engine};
 use super::keys::{Action, Keymap};
 use super::msg::Msg;
 use super::panels::CardPanel;
@@ -25,6 +26,7 @@ use taikyoku::movegen::Move;
 use taikyoku::position::{EndReason, Outcome, Position};
 use taikyoku::record::{self, Record};
 use taikyoku::rules::Rules;
+use taikyoku::timecontrol::TimeControl;
 
 pub struct App {
     /// The game and its files.
@@ -38,6 +40,9 @@ pub struct App {
     pub replay: Option<Replay>,
     /// An unfinished autosaved game offered for resuming.
     pub pending_resume: Option<(PathBuf, Record)>,
+    /// Who plays was given on the command line (`--black`, `--white`): the game resumed at
+    /// the offer goes on with these players (an engine already started among them).
+    pub players_given: bool,
     /// A file the player asked to save to that holds another game, and that game described.
     pub pending_save: Option<(PathBuf, String)>,
     pub keymap: Keymap,
@@ -79,6 +84,7 @@ impl App {
             dialog: None,
             replay: None,
             pending_resume: None,
+            players_given: false,
             pending_save: None,
             keymap,
             theme,
@@ -98,6 +104,26 @@ impl App {
             Side::Black => r.black = name.to_string(),
             Side::White => r.white = name.to_string(),
         }
+    }
+
+    /// The time control an engine plays by: `asked` (`--time`), else the one a resumed
+    /// game's record kept, else [`engine::DEFAULT_TIME`].
+    pub fn engine_time(&self, asked: Option<TimeControl>) -> TimeControl {
+        asked
+            .or(self.session.record.clock.map(|c| c.control))
+            .unwrap_or_else(|| engine::DEFAULT_TIME.parse().expect("a time control"))
+    }
+
+    /// `e` plays its side by `time`'s clock. A game resumed under the time control its
+    /// record kept goes on with the clocks as they stood; the record keeps them from now on.
+    pub fn add_engine(&mut self, e: Engine, time: TimeControl) {
+        self.name_player(e.side(), e.name());
+        let kept = self.session.record.clock.filter(|c| c.control == time);
+        self.players.add_engine(e, time);
+        if let Some(c) = kept {
+            self.players.clocks = Some(c);
+        }
+        self.session.record.clock = self.players.clocks;
     }
 
     /// Who plays each side: a computer or an engine is named in the record (its name and
@@ -152,20 +178,25 @@ impl App {
             app.update(Msg::Say(welcome));
         } else {
             app.update(Msg::Show(n));
-            let to_move = capital(app.pos().to_move().name());
-            let danger = app.danger_note();
-            let engine = match &engines[..] {
-                [] => String::new(),
-                [cmd, ..] => format!(
-                    " It was played against the engine {cmd:?}: --black or --white CMD plays on against it; here a person plays its side."
-                ),
-            };
-            app.update(Msg::Say(format!(
-                "{} loaded. {to_move} to move.{danger}{engine}",
-                crate::cli::count(n, "move")
-            )));
+            let loaded = app.loaded(&engines);
+            app.update(Msg::Say(loaded));
         }
         app
+    }
+
+    /// "12 moves loaded. White to move.", and that the `engines` it was played against are not
+    /// started again.
+    fn loaded(&self, engines: &[String]) -> String {
+        let to_move = capital(self.pos().to_move().name());
+        let danger = self.danger_note();
+        let engine = match engines {
+            [] => String::new(),
+            [cmd, ..] => format!(
+                " It was played against the engine {cmd:?}: --black or --white CMD plays on against it; here a person plays its side."
+            ),
+        };
+        let n = crate::cli::count(self.history().point(), "move");
+        format!("{n} loaded. {to_move} to move.{danger}{engine}")
     }
 
     /// " Black's King on … can be taken (by …)!" when a royal of the side to move is in danger.
@@ -216,13 +247,14 @@ impl App {
             Msg::Paste(text) => self.paste(&text),
             Msg::Play(m) => self.play(m),
             Msg::PlayAnyway(m) => self.play_now(m),
+            Msg::RedoReply(m) => self.play_as(m, true, None),
             Msg::AskPromotion { yes, no } => self.open(Dialog::promote(h, yes, no)),
             Msg::ChooseEnding { title, endings } => self.open(Dialog::Endings {
                 title,
                 endings,
                 chosen: 0,
             }),
-            Msg::Finish(moves) => super::board::finish(moves),
+            Msg::Finish(moves) => self.board.land(h, moves),
             Msg::Open(path) => self.open_game(path),
             Msg::Ask(PromptKind::Save) => {
                 let note = match &self.session.files.games_dir {
@@ -336,14 +368,15 @@ impl App {
             },
             Action::MoveNow => Some(match self.players.thinking().map(|t| t.side) {
                 Some(side) if self.players.is_engine(side) => Msg::Warn(format!(
-                    "{} moves in its own time ({}).",
+                    "{} cannot be hurried: ATSI has no command to make an engine move now; \
+                     it moves by its clock ({}).",
                     self.players.label(side),
                     self.players.clock(side).unwrap_or_default()
                 )),
                 Some(side) if self.players.move_now() => {
                     Msg::Say(format!("{} moves now.", self.players.label(side)))
                 }
-                _ => Msg::warn("Nothing is thinking."),
+                _ => Msg::warn("Nothing to hurry: the computer is not thinking now."),
             }),
             Action::Hint => self.hint(),
             Action::Find => Some(Msg::Ask(PromptKind::Find)),
@@ -436,12 +469,16 @@ impl App {
             ConfirmKind::Resign => {
                 format!("{} resigns? y / n", capital(self.pos().to_move().name()))
             }
+            // The keys first: at 80 columns the rest is cut off.
             ConfirmKind::Resume => match &self.pending_resume {
                 Some((_, r)) => format!(
-                    "Resume the unfinished game of {} ({}, {} rules)? Enter resumes, n starts a new game, o lists every game.",
-                    r.updated,
+                    "Resume the unfinished game? Enter: yes · n: new · o: all games · ({}, {} rules{}, {})",
                     crate::cli::count(r.moves().len(), "move"),
                     r.rules,
+                    opponents(r),
+                    r.updated
+                        .get(..16)
+                        .map_or(r.updated.clone(), |d| d.replace('T', " ") + " UTC"),
                 ),
                 None => String::new(),
             },
@@ -534,26 +571,27 @@ impl App {
 
     /// Plays a move for the side to move; it is saved before it is shown.
     fn play_now(&mut self, m: Move) -> Option<Msg> {
-        self.play_as(m, None)
+        self.play_as(m, false, None)
     }
 
-    /// Plays a move: the player's, or the computer's (`thought`), which is announced with its
-    /// evaluation and gets the cursor, so that it shows wherever it is on the board.
-    fn play_as(&mut self, m: Move, thought: Option<&Thought>) -> Option<Msg> {
+    /// Plays a move: the player's, or the `computer`'s (its `thought`, unless it is a reply
+    /// redone), which is announced as its move, with its evaluation, and gets the cursor, so
+    /// that it shows wherever it is on the board.
+    fn play_as(&mut self, m: Move, computer: bool, thought: Option<&Thought>) -> Option<Msg> {
         let (played, failed) = match self.session.play(&m) {
             Ok(done) => done,
-            Err(e) if thought.is_some() => {
+            Err(e) if computer => {
                 return Some(Msg::Warn(format!("The computer's move was refused: {e}")));
             }
             Err(e) => return Some(Msg::Warn(e)),
         };
         let h = &self.session.history;
-        let who = match thought {
-            Some(_) => {
+        let who = match computer {
+            true => {
                 self.board.moved(h, m.to);
                 format!("{} played", self.players.label(played.side))
             }
-            None => {
+            false => {
                 self.board.played(h, played.side, m.to);
                 capital(played.side.name())
             }
@@ -645,7 +683,7 @@ impl App {
             return None;
         }
         if redo && let Some(p) = h.line().get(h.point()) {
-            return Some(Msg::PlayAnyway(p.mv));
+            return Some(Msg::RedoReply(p.mv));
         }
         if let Some(tx) = &self.tx {
             self.players.start_move(h, tx);
@@ -657,14 +695,21 @@ impl App {
     fn thought(&mut self, id: u64, result: Result<Thought, Failed>) -> Option<Msg> {
         let (side, purpose) = self.players.finished(id)?;
         match (purpose, result) {
-            (Purpose::Move, Ok(t)) if !self.players.charge(side, t.elapsed) => self.concede(
-                side,
-                Failed {
-                    reason: EndReason::Time,
-                    why: "its clock ran out".into(),
-                },
-            ),
-            (Purpose::Move, Ok(t)) => self.play_as(t.mv, Some(&t)),
+            (Purpose::Move, Ok(t)) => {
+                let in_time = self.players.charge(side, t.elapsed);
+                // Saved with the move (or the loss): a resumed game goes on with them.
+                self.session.record.clock = self.players.clocks;
+                match in_time {
+                    true => self.play_as(t.mv, true, Some(&t)),
+                    false => self.concede(
+                        side,
+                        Failed {
+                            reason: EndReason::Time,
+                            why: "its clock ran out".into(),
+                        },
+                    ),
+                }
+            }
             (Purpose::Move, Err(failed)) => self.concede(side, failed),
             (Purpose::Hint, Ok(t)) => {
                 let h = &self.session.history;
@@ -782,20 +827,56 @@ impl App {
 
     fn resume(&mut self) -> Option<Msg> {
         let (path, record) = self.pending_resume.take()?;
-        self.switch_to(path, record)
+        self.switch_to(path, record, self.players_given)
+    }
+
+    /// Whether the players are the ones `r`'s game was played by (the offer to resume a game
+    /// is made with `--black`/`--white` only then).
+    pub fn plays_as_recorded(&self, r: &Record) -> bool {
+        let recorded = [&r.black_player, &r.white_player];
+        Side::BOTH
+            .into_iter()
+            .all(|s| *recorded[s.index()] == self.players.of(s).to_record())
+    }
+
+    /// Goes on with `players` (an engine among them already running) in place of the ones
+    /// the record names; the clocks a record kept under their time control go on.
+    fn keep_players(&mut self, players: Players) {
+        self.set_players(players.sides.clone());
+        self.players = players;
+        for side in Side::BOTH {
+            if let Some(name) = self.players.engine_name(side) {
+                self.name_player(side, &name);
+            }
+        }
+        let control = self.players.clocks.map(|c| c.control);
+        if let Some(c) = self
+            .session
+            .record
+            .clock
+            .filter(|c| Some(c.control) == control)
+        {
+            self.players.clocks = Some(c);
+        }
+        if self.players.clocks.is_some() {
+            self.session.record.clock = self.players.clocks;
+        }
+        let loaded = self.loaded(&[]);
+        self.update(Msg::Say(loaded));
     }
 
     /// Opens a game from the list of recent games (an autosave goes on being autosaved there
     /// and `s` asks for a name; a saved record saves back to itself).
     fn open_game(&mut self, path: PathBuf) -> Option<Msg> {
         match Record::load(&path) {
-            Ok(record) => self.switch_to(path, record),
+            Ok(record) => self.switch_to(path, record, false),
             Err(e) => Some(Msg::Warn(format!("Cannot open {}: {e}", path.display()))),
         }
     }
 
-    /// Goes on with the game of `record` (read from `path`) in place of this one.
-    fn switch_to(&mut self, path: PathBuf, record: Record) -> Option<Msg> {
+    /// Goes on with the game of `record` (read from `path`) in place of this one; with
+    /// `keep_players`, played by this game's players.
+    fn switch_to(&mut self, path: PathBuf, record: Record, keep_players: bool) -> Option<Msg> {
         let cannot = |e: &dyn std::fmt::Display| {
             Some(Msg::Warn(format!("Cannot open {}: {e}", path.display())))
         };
@@ -819,6 +900,12 @@ impl App {
         let keymap = self.keymap.clone();
         let theme = self.theme.clone();
         let mut app = App::from_record(record, replay, keymap, theme, self.board.view.ascii, false);
+        if keep_players {
+            app.keep_players(std::mem::replace(
+                &mut self.players,
+                Players::new(Default::default()),
+            ));
+        }
         let files = &mut self.session.files;
         app.session.files.games_dir = files.games_dir.take();
         app.session.files.autosave_dir = files.autosave_dir.take();
@@ -852,6 +939,19 @@ fn judged(t: &Thought) -> String {
     match said.is_empty() {
         true => String::new(),
         false => format!(" ({})", said.join(", ")),
+    }
+}
+
+/// ", against computer (easy)": who played a record's game other than people.
+fn opponents(r: &Record) -> String {
+    let names: Vec<&str> = [(&r.black, &r.black_player), (&r.white, &r.white_player)]
+        .into_iter()
+        .filter(|(_, kind)| !kind.is_empty())
+        .map(|(name, _)| name.as_str())
+        .collect();
+    match names.is_empty() {
+        true => String::new(),
+        false => format!(", against {}", names.join(" and ")),
     }
 }
 

@@ -18,6 +18,7 @@ pub mod panels;
 pub mod players;
 pub mod preview;
 pub mod replay;
+pub mod selection;
 pub mod session;
 pub mod status;
 pub mod theme;
@@ -187,7 +188,8 @@ pub fn run(rules: Rules, start: Position, options: PlayOptions) -> Result<(), Tu
         ),
         None => App::new(rules, start, keymap, theme, options.ascii),
     };
-    if options.players.iter().any(Option::is_some) {
+    app.players_given = options.players.iter().any(Option::is_some);
+    if app.players_given {
         let sides = [0, 1].map(|i| {
             options.players[i]
                 .clone()
@@ -205,6 +207,8 @@ pub fn run(rules: Rules, start: Position, options: PlayOptions) -> Result<(), Tu
         && let Ok(Some(found)) = store::latest_unfinished(dir)
         && !found.1.moves().is_empty()
         && app.rules().game.is_called(&found.1.game)
+        // Players asked for on the command line are for a game of theirs (`o` lists others).
+        && (!app.players_given || app.plays_as_recorded(&found.1))
     {
         app.offer_resume(found);
     }
@@ -224,10 +228,7 @@ pub fn run(rules: Rules, start: Position, options: PlayOptions) -> Result<(), Tu
 /// not start is reported as the game's error); their conversation goes to `engines.log` in
 /// the data directory.
 fn start_engines(app: &mut App, time: Option<TimeControl>) -> Result<(), TuiError> {
-    let time = match time {
-        Some(t) => t,
-        None => engine::DEFAULT_TIME.parse().expect("a time control"),
-    };
+    let time = app.engine_time(time);
     let log = store::data_dir()
         .and_then(|d| {
             std::fs::create_dir_all(&d).ok()?;
@@ -243,8 +244,7 @@ fn start_engines(app: &mut App, time: Option<TimeControl>) -> Result<(), TuiErro
             command: cmd.clone(),
             message: e.to_string(),
         })?;
-        app.name_player(side, e.name());
-        app.players.add_engine(e, time);
+        app.add_engine(e, time);
     }
     Ok(())
 }
@@ -376,5 +376,7 @@ impl Flood {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_ko;
 #[cfg(test)]
 mod tests_players;

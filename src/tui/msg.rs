@@ -41,6 +41,8 @@ pub enum Msg {
     Open(std::path::PathBuf),
     /// Play this move even though it removes some of the mover's own pieces.
     PlayAnyway(Move),
+    /// Redo the computer's reply: played as its move again, without thinking.
+    RedoReply(Move),
     /// Open a prompt for a line of text.
     Ask(PromptKind),
     /// A prompt's answer.

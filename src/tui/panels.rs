@@ -14,6 +14,25 @@ use taikyoku::catalogue::KindId;
 use taikyoku::geometry::Side;
 use taikyoku::history::History;
 
+/// "Frozen by White's Skyward net on 9.5: it cannot move." for a piece under the cursor that
+/// an enemy aura holds.
+fn held_text(h: &History, board: &Board) -> Option<String> {
+    use taikyoku::reach::Held;
+    let sq = board.cursor_square();
+    let held = board.held.iter().find(|x| x.0 == sq)?.1;
+    let (how, by, what) = match held {
+        Held::Frozen { by } => ("Frozen", by, "it cannot move"),
+        Held::Silenced { by } => ("Silenced", by, "it cannot shoot"),
+    };
+    let p = h.position().piece_at(by)?;
+    Some(format!(
+        "{how} by {}'s {} on {}: {what}.",
+        capital_side(p.side),
+        h.rules().catalogue().kind(p.kind).name,
+        h.rules().dims().square_name(by)
+    ))
+}
+
 /// The card of the piece under the cursor.
 pub struct CardPanel {
     /// Piece cards, built when first shown.
@@ -57,10 +76,7 @@ impl CardPanel {
         let inner = block.inner(area);
         let d = h.rules().dims();
         let sq = board.cursor_square();
-        let mut lines: Vec<Line> = vec![Line::from(vec![
-            Span::styled(format!("{} ", d.square_name(sq)), t.label),
-            Span::raw(format!("({}, {})", board.cursor.0, board.cursor.1)),
-        ])];
+        let mut lines: Vec<Line> = vec![Line::styled(d.square_name(sq), t.label)];
         match board.shown_piece(h) {
             None => lines.push(Line::from("An empty square.")),
             Some((kind, piece)) => {
@@ -86,6 +102,9 @@ impl CardPanel {
                     facts.push(format!("rank {r}"));
                 }
                 lines.push(Line::from(facts.join(" · ")));
+                if let Some(held) = held_text(h, board) {
+                    lines.push(Line::styled(held, t.warning));
+                }
                 lines.push(Line::from(format!(
                     "Betza ({}): {}",
                     card.rule_set, card.betza
@@ -125,6 +144,7 @@ impl CardPanel {
             t.label,
         ));
         lines.push(Line::styled("# range capture + promotes @ go on", t.label));
+        lines.push(Line::styled("% shoot $ burnt = frozen - silenced", t.label));
         lines.push(Line::styled("~ last move took & royal in danger", t.label));
         // Scrolled as the player asked, never past the end; the title says when there is more.
         let rows = wrapped_rows(&lines, inner.width);

@@ -24,7 +24,7 @@ fn rules(name: &str) -> Rules {
     Rules::new(Game::builtin("taikyoku").unwrap(), name).unwrap()
 }
 
-fn app_with(rules: Rules, pos: taikyoku::position::Position) -> App {
+pub(super) fn app_with(rules: Rules, pos: taikyoku::position::Position) -> App {
     let mut app = App::new(rules, pos, Keymap::default(), Theme::default_theme(), false);
     // Wide enough for the whole board.
     let area = Rect::new(0, 0, 240, 70);
@@ -62,7 +62,7 @@ fn custom(name: &str, to_move: Side, pieces: &[(&str, Side, i32, i32)]) -> App {
     app_with(r, p)
 }
 
-fn key(app: &mut App, code: KeyCode) {
+pub(super) fn key(app: &mut App, code: KeyCode) {
     app.update(Msg::Key(KeyEvent {
         code,
         modifiers: KeyModifiers::NONE,
@@ -71,31 +71,31 @@ fn key(app: &mut App, code: KeyCode) {
     }));
 }
 
-fn keys(app: &mut App, s: &str) {
+pub(super) fn keys(app: &mut App, s: &str) {
     for c in s.chars() {
         key(app, KeyCode::Char(c));
     }
 }
 
-fn goto(app: &mut App, x: i32, y: i32) {
+pub(super) fn goto(app: &mut App, x: i32, y: i32) {
     app.board.cursor = (x, y);
     app.board.refresh_overlay(&app.session.history);
 }
 
 /// Puts the cursor on (x, y) and presses Enter (select there, or choose there).
-fn press_on(app: &mut App, x: i32, y: i32) {
+pub(super) fn press_on(app: &mut App, x: i32, y: i32) {
     goto(app, x, y);
     key(app, KeyCode::Enter);
 }
 
-fn render(app: &App, w: u16, h: u16) -> Buffer {
+pub(super) fn render(app: &App, w: u16, h: u16) -> Buffer {
     let area = Rect::new(0, 0, w, h);
     let mut buf = Buffer::empty(area);
     view::draw(app, area, &mut buf);
     buf
 }
 
-fn text(buf: &Buffer) -> String {
+pub(super) fn text(buf: &Buffer) -> String {
     let mut s = String::new();
     for y in 0..buf.area.height {
         let mut skip = 0;
@@ -777,6 +777,12 @@ fn an_unfinished_game_is_offered_for_resuming() {
     ));
     let t = text(&render(&app, 200, 60));
     assert!(t.contains("Resume the unfinished game"), "{t}");
+    // The keys come first, so that 80 columns show them.
+    let t = text(&render(&app, 80, 24));
+    assert!(
+        t.contains("game? Enter: yes · n: new · o: all games"),
+        "{t}"
+    );
     // Stray keys do nothing: only Enter resumes and n starts afresh.
     keys(&mut app, "yjq x");
     assert!(app.dialog.is_some() && !app.quit);
@@ -1305,7 +1311,7 @@ fn status_lines_say_things_once_and_in_good_english() {
 }
 
 /// What the board shows on square (x, y): its cells, trimmed.
-fn cell(app: &App, x: i32, y: i32) -> String {
+pub(super) fn cell(app: &App, x: i32, y: i32) -> String {
     let buf = render(app, 240, 70);
     let g = app.board.geom;
     let (c, r) = app.board.screen_xy(x, y);
@@ -1319,7 +1325,7 @@ fn cell(app: &App, x: i32, y: i32) -> String {
     s.trim().to_string()
 }
 
-fn sq(app: &App, x: i32, y: i32) -> taikyoku::geometry::Square {
+pub(super) fn sq(app: &App, x: i32, y: i32) -> taikyoku::geometry::Square {
     app.rules().dims().square(x, y).unwrap()
 }
 
@@ -1380,7 +1386,9 @@ fn marks_are_the_same_hovering_and_selected() {
     // After the first leg onto the pawn (the pawn's only stop), the pawn is taken on the way
     // (`!`) and the square to come back to (igui) is marked `o`.
     key(&mut app, KeyCode::Enter);
-    app.board.go_on(&app.session.history, sq(&app, 20, 11));
+    let pawn = sq(&app, 20, 11);
+    app.board.selection.as_mut().unwrap().legs.push(pawn);
+    app.board.refresh_overlay(&app.session.history);
     assert!(
         cell(&app, 20, 11).starts_with('!'),
         "{}",

@@ -48,6 +48,14 @@ fn black_moves(app: &mut App) {
     assert_eq!(app.history().point(), 1, "{}", app.status.text);
 }
 
+/// The computer's reply `reply` (White's, the second move) is announced as its move and
+/// gets the cursor, so that it shows.
+fn shown_as_the_computers(app: &App, reply: &taikyoku::history::Played) {
+    let said = format!("2. Computer (White) played {}", reply.text);
+    assert!(app.status.text.starts_with(&said), "{}", app.status.text);
+    assert_eq!(app.board.cursor_square(), reply.mv.to);
+}
+
 #[test]
 fn the_computer_answers_and_undo_takes_back_its_reply_with_the_move() {
     let (mut app, rx) = sho(Player::Human, computer("50ms"));
@@ -59,24 +67,18 @@ fn the_computer_answers_and_undo_takes_back_its_reply_with_the_move() {
     assert!(app.players.thinking().is_none());
     let reply = app.history().line()[1].clone();
     assert_eq!(reply.side, Side::White);
-    assert!(
-        app.status
-            .text
-            .starts_with(&format!("2. Computer (White) played {}", reply.text)),
-        "{}",
-        app.status.text
-    );
-    // The reply gets the cursor, so that it shows.
-    assert_eq!(app.board.cursor_square(), reply.mv.to);
+    shown_as_the_computers(&app, &reply);
     app.update(Msg::Act(Action::Undo));
     assert_eq!(app.history().point(), 0, "both moves are taken back");
     assert_eq!(app.pos().to_move(), Side::Black);
     assert!(app.players.thinking().is_none(), "the player's turn");
     assert!(app.status.text.contains(" and "), "{}", app.status.text);
-    // Redo brings back both, the computer's reply without thinking again.
+    // Redo brings back both, the computer's reply without thinking again, announced and
+    // shown as the computer's move.
     app.update(Msg::Act(Action::Redo));
     assert_eq!(app.history().point(), 2);
     assert!(app.players.thinking().is_none());
+    shown_as_the_computers(&app, &reply);
     // The record names the computer and how it plays.
     let r = &app.session.record;
     assert_eq!(
@@ -121,7 +123,10 @@ fn move_now_plays_the_best_move_so_far_at_once() {
         asked.elapsed()
     );
     app.update(Msg::Act(Action::MoveNow));
-    assert_eq!(app.status.text, "Nothing is thinking.");
+    assert_eq!(
+        app.status.text,
+        "Nothing to hurry: the computer is not thinking now."
+    );
 }
 
 #[test]
@@ -231,4 +236,149 @@ fn a_replay_plays_on_against_the_computer_only_after_branching() {
     assert!(app.players.thinking().is_some());
     pump(&mut app, &rx, |a| a.history().point() == 2);
     assert_eq!(app.session.record.white_player, "computer:20ms");
+}
+
+/// The command of a scripted engine that pushes White's pawns on files 1, 2, … in turn,
+/// counting in a file of `dir` (so that it goes on where it was when started again).
+fn pusher(dir: &std::path::Path) -> String {
+    let count = dir.join("pushes");
+    let turn = format!(
+        "n=$(cat '{f}' 2>/dev/null || echo 0); n=$((n + 1)); echo $n > '{f}'; \
+         echo \"move ${{n}}k ${{n}}l\"",
+        f = count.display()
+    );
+    crate::host::fake_engine::fake_engine("Pusher", &[] as &[&str], &vec![turn; 5])
+}
+
+/// A Taikyoku game (atsa rules) of a person against `cmd` as White, by a 60+1 clock.
+fn against_engine(cmd: &str) -> App {
+    let r = Rules::new(Game::builtin("taikyoku").unwrap(), "atsa").unwrap();
+    let start = r.start_position();
+    let mut app = App::new(r, start, Keymap::default(), Theme::default_theme(), false);
+    app.layout(Rect::new(0, 0, 120, 40));
+    app.set_players([Player::Human, Player::Engine(cmd.into())]);
+    app.players_given = true;
+    let time = app.engine_time(Some("60+1".parse().unwrap()));
+    let log = crate::host::EngineLog::discard();
+    let engine = super::engine::Engine::spawn(cmd, Side::White, time, log).unwrap();
+    app.add_engine(engine, time);
+    app
+}
+
+/// Black pushes the pawn of `file` (rank 26 to 25), at the keyboard.
+fn push_a_pawn(app: &mut App, file: u32) {
+    let h = app.history();
+    let sq = |rank| {
+        h.rules()
+            .dims()
+            .parse_square(&format!("{file}.{rank}"))
+            .unwrap()
+    };
+    let legal = h.rules().legal_moves(h.position());
+    let push = legal
+        .into_iter()
+        .find(|m| (m.from, m.to) == (sq(26), sq(25)));
+    app.update(Msg::Play(push.unwrap()));
+}
+
+/// Against an engine, the clocks are saved with every move; resuming the game under the same
+/// time control goes on with them, under another one starts afresh.
+#[test]
+fn an_engines_clocks_are_saved_and_a_resumed_game_goes_on_with_them() {
+    use taikyoku::timecontrol::Clocks;
+    let dir = tempfile::tempdir().unwrap();
+    let cmd = pusher(dir.path());
+    let mut app = against_engine(&cmd);
+    let (tx, rx) = mpsc::channel();
+    app.tx = Some(tx);
+    app.update(Msg::Resize);
+    push_a_pawn(&mut app, 19);
+    // ATSI has no command to hurry an engine: M says so.
+    app.update(Msg::Act(Action::MoveNow));
+    assert!(
+        app.status
+            .text
+            .starts_with("Pusher (White) cannot be hurried"),
+        "{}",
+        app.status.text
+    );
+    pump(&mut app, &rx, |a| a.history().point() == 2);
+    let c = app
+        .session
+        .record
+        .clock
+        .expect("a timed game keeps its clocks");
+    assert_eq!(c.remaining(Side::Black), Duration::from_secs(60));
+    let white = c.remaining(Side::White);
+    assert!(white > Duration::from_secs(59) && white <= Duration::from_secs(61));
+    let text = app.session.record.to_toml();
+    assert!(
+        text.contains("time = \"60+1\"\nblack_clock = 60.0\n"),
+        "{text}"
+    );
+    let game = app.rules().game.clone();
+    let resume = |asked: Option<&str>| {
+        let rec = taikyoku::record::Record::parse("g", &text).unwrap();
+        let replay = rec.replay(&game).unwrap();
+        let k = Keymap::default();
+        let mut back = App::from_record(rec, replay, k, Theme::default_theme(), false, false);
+        let time = back.engine_time(asked.map(|t| t.parse().unwrap()));
+        let log = crate::host::EngineLog::discard();
+        let engine = super::engine::Engine::spawn(&cmd, Side::White, time, log).unwrap();
+        back.add_engine(engine, time);
+        back.players.clocks.unwrap()
+    };
+    let back = resume(None);
+    assert_eq!(back.control, c.control);
+    let kept = back
+        .remaining(Side::White)
+        .abs_diff(c.remaining(Side::White));
+    assert!(kept <= Duration::from_millis(1), "saved to the millisecond");
+    assert_eq!(resume(Some("30+0")), Clocks::new("30+0".parse().unwrap()));
+}
+
+/// `--white CMD` with an unfinished game against that engine: the game is offered, and
+/// resumed with the engine already started (never one from the record); a game played by
+/// others is not offered.
+#[test]
+fn a_game_resumed_at_the_offer_goes_on_with_the_players_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let cmd = pusher(dir.path());
+    let mut before = against_engine(&cmd);
+    let (tx, rx) = mpsc::channel();
+    before.tx = Some(tx);
+    before.update(Msg::Resize);
+    push_a_pawn(&mut before, 19);
+    pump(&mut before, &rx, |a| a.history().point() == 2);
+    let record = before.session.record.clone();
+    drop(before);
+    assert_eq!(record.white_player, format!("engine:{cmd}"));
+    let path = dir.path().join("g.toml");
+    taikyoku::store::save(&path, &record, taikyoku::store::Overwrite::Never).unwrap();
+    let mut app = against_engine(&cmd);
+    assert!(app.plays_as_recorded(&record));
+    let mut other = record.clone();
+    other.white_player = "computer:easy".into();
+    assert!(
+        !app.plays_as_recorded(&other),
+        "not offered with other players"
+    );
+    let (tx, rx) = mpsc::channel();
+    app.tx = Some(tx);
+    app.offer_resume((path, record));
+    app.update(Msg::Key(ratatui::crossterm::event::KeyEvent::from(
+        ratatui::crossterm::event::KeyCode::Enter,
+    )));
+    assert_eq!(app.history().point(), 2, "{}", app.status.text);
+    assert!(app.players.is_engine(Side::White), "the engine plays on");
+    assert_eq!(app.session.record.white, "Pusher");
+    assert!(
+        !app.status.text.contains("here a person plays"),
+        "{}",
+        app.status.text
+    );
+    // Its second push answers Black's next move.
+    push_a_pawn(&mut app, 20);
+    pump(&mut app, &rx, |a| a.history().point() == 4);
+    assert_eq!(app.history().line()[3].text, "P2.11-2.12");
 }
