@@ -2,7 +2,7 @@
 //! that the board's move marks are drawn from, while hovering over a piece and while entering
 //! a move leg by leg alike.
 
-use crate::geometry::{Square, Vec2};
+use crate::geometry::{Dims, Square, Vec2};
 use crate::movegen::Move;
 use crate::position::{Piece, Position};
 use crate::rules::Rules;
@@ -27,6 +27,8 @@ pub mod mark {
     pub const SHOT: u16 = 128;
     /// A piece a move burns (it is next to where a burning piece lands), of either side.
     pub const BURNT: u16 = 256;
+    /// With the landing chosen: a piece the move can shoot next (choose it to shoot).
+    pub const NEXT_SHOT: u16 = 512;
 }
 
 /// The flags of every square the `moves` (of one piece, in `pos`) reach, after `legs` of their
@@ -41,13 +43,12 @@ pub fn reach<'a>(
 ) -> Vec<(Square, u16)> {
     let mut out = Vec::new();
     for m in moves {
-        let path = m.path();
+        let (path, _) = split(m);
         if path.len() < legs {
             continue;
         }
         let captures = rules.captures(pos, m);
-        let burnt: Vec<Square> = m.burnt(rules.dims()).collect();
-        // A shot is no stop to choose: its target is marked with what the move takes.
+        // A shot is no stop to go on from: its target is marked with what the move takes.
         let next_stop = path.get(legs).copied().filter(|_| !m.is_shot(legs));
         match next_stop {
             Some(s) => out.push((s, mark::STOP)),
@@ -68,16 +69,65 @@ pub fn reach<'a>(
             }
             None => {}
         }
-        for &c in captures.iter().filter(|&&c| c != m.to) {
-            let on_way = path.iter().position(|&s| s == c);
-            // A chosen stop that takes a piece stays marked: it is taken whatever comes next.
-            match on_way {
-                _ if burnt.contains(&c) => out.push((c, mark::BURNT)),
-                Some(i) if m.is_shot(i) => out.push((c, mark::SHOT)),
-                Some(_) => out.push((c, mark::TAKEN_ON_WAY)),
-                None => out.push((c, mark::RANGE_VICTIM)),
-            }
+        victims(rules.dims(), m, &captures, &mut out);
+    }
+    out
+}
+
+/// Marks what `m` takes besides its destination: shot (`SHOT`), burnt (`BURNT`), taken on
+/// the way (a chosen stop that takes a piece stays marked: it is taken whatever comes next)
+/// or flown over by a range capture.
+fn victims(dims: Dims, m: &Move, captures: &[Square], out: &mut Vec<(Square, u16)>) {
+    let burnt: Vec<Square> = m.burnt(dims).collect();
+    for &c in captures.iter().filter(|&&c| c != m.to) {
+        let on_way = m.path().iter().position(|&s| s == c);
+        match on_way {
+            _ if burnt.contains(&c) => out.push((c, mark::BURNT)),
+            Some(i) if m.is_shot(i) => out.push((c, mark::SHOT)),
+            Some(_) => out.push((c, mark::TAKEN_ON_WAY)),
+            None => out.push((c, mark::RANGE_VICTIM)),
         }
+    }
+}
+
+/// A move split where the piece lands: the stops before (shots on the way included), then the
+/// shots it fires from where it ends, in order. A player enters the first part, the landing,
+/// then picks the shots one by one.
+pub fn split(m: &Move) -> (&[Square], &[Square]) {
+    let path = m.path();
+    let trailing = (0..path.len()).rev().take_while(|&i| m.is_shot(i)).count();
+    path.split_at(path.len() - trailing)
+}
+
+/// The marks while a move's shots are chosen: `moves` all land on one square and first shoot
+/// `fired`. The landing is marked where a move may stop shooting (`QUIET`), the pieces a move
+/// could shoot next `SHOT | NEXT_SHOT`, and what the moves take besides as [`reach`] marks it.
+pub fn reach_shots<'a>(
+    rules: &Rules,
+    pos: &Position,
+    moves: impl IntoIterator<Item = &'a Move>,
+    fired: &[Square],
+) -> Vec<(Square, u16)> {
+    let mut out = Vec::new();
+    for m in moves {
+        let (_, tail) = split(m);
+        if !tail.starts_with(fired) {
+            continue;
+        }
+        match tail.get(fired.len()) {
+            Some(&next) => out.push((next, mark::SHOT | mark::NEXT_SHOT)),
+            None => out.push((
+                m.to,
+                mark::QUIET | if m.promotes() { mark::PROMOTE } else { 0 },
+            )),
+        }
+        let captures = rules.captures(pos, m);
+        let before: Vec<Square> = captures
+            .iter()
+            .copied()
+            .filter(|c| !tail[fired.len()..].contains(c))
+            .collect();
+        victims(rules.dims(), m, &before, &mut out);
     }
     out
 }

@@ -5,6 +5,7 @@
 use super::keys::{Action, Keymap};
 use super::msg::Msg;
 use super::preview;
+pub use super::selection::Selection;
 use super::theme::Theme;
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
@@ -52,24 +53,6 @@ pub struct Geometry {
     pub cell_w: u16,
 }
 
-/// A piece chosen to move, and the legs entered so far.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Selection {
-    pub from: Square,
-    pub legs: Vec<Square>,
-    /// Every legal move of the piece, by every path.
-    pub moves: Vec<Move>,
-}
-
-impl Selection {
-    /// The moves that go through the legs entered so far.
-    pub fn candidates(&self) -> impl Iterator<Item = &Move> {
-        self.moves
-            .iter()
-            .filter(|m| m.path().starts_with(&self.legs))
-    }
-}
-
 /// The board component.
 pub struct Board {
     dims: Dims,
@@ -87,6 +70,9 @@ pub struct Board {
     /// Pieces an enemy aura holds (frozen by a net, silenced by a fog), worked out after
     /// every change of position.
     pub held: Vec<(Square, Held)>,
+    /// With a piece selected: what the move under the cursor would remove (its victims, the
+    /// pieces it burns, what its effects kill), shown before it is confirmed.
+    pub doomed: Vec<Square>,
     /// A read-only replay: what the shown move took is marked over any move marks.
     pub read_only: bool,
     /// Each side's cursor when it last moved (hot-seat: each player finds theirs again).
@@ -117,6 +103,7 @@ impl Board {
             geom: Geometry::default(),
             danger: Vec::new(),
             held: Vec::new(),
+            doomed: Vec::new(),
             read_only: false,
             cursors: [None; 2],
             last_find: None,
@@ -551,9 +538,15 @@ impl Board {
     /// either way, from the piece's moves with every path.
     pub fn refresh_overlay(&mut self, h: &History) {
         self.overlay.iter_mut().for_each(|f| *f = 0);
+        self.doomed.clear();
         let pos = h.position();
         let marks = match &self.selection {
-            Some(sel) => reach::reach(h.rules(), pos, sel.candidates(), sel.legs.len()),
+            Some(sel) => {
+                if let Some(m) = sel.previewed(h, self.cursor_square()) {
+                    self.doomed = preview::removed(h, &m);
+                }
+                sel.marks(h)
+            }
             None => {
                 let sq = self.cursor_square();
                 if pos.piece_at(sq).is_none() {
@@ -608,11 +601,7 @@ impl Board {
                 None => format!("The {kind} on {name} has no legal move."),
             }));
         }
-        self.selection = Some(Selection {
-            from: sq,
-            legs: Vec::new(),
-            moves,
-        });
+        self.selection = Some(Selection::new(sq, moves));
         self.refresh_overlay(h);
         Some(Msg::say(format!(
             "{kind} on {name} selected: choose where it goes ({} cancels).",
@@ -620,85 +609,50 @@ impl Board {
         )))
     }
 
-    /// With a piece selected: choose the square under the cursor as the end of the move. One
-    /// way to end there plays it (a lion's step is one press); ways that take different pieces
-    /// are offered in a menu. A square where moves only pass is taken as the next stop.
+    /// With a piece selected: choose the square under the cursor as the next leg, the end of
+    /// the move or a piece to shoot ([`Selection::choose`]).
     fn choose(&mut self, h: &History) -> Option<Msg> {
-        let sel = self.selection.clone()?;
         let sq = self.cursor_square();
-        let k = sel.legs.len();
-        let name = self.dims.square_name(sq);
-        // Choosing the last stop again ends the move there.
-        if k > 0 && sel.legs[k - 1] == sq {
-            let back = sel.moves.iter().filter(|m| m.path() == &sel.legs[..k - 1]);
-            if let [one] = &preview::endings(h, back, sq)[..] {
-                return finish(one.moves.clone());
-            }
+        let sel = self.selection.as_mut()?;
+        if let Some(msg) = sel.choose(h, sq) {
+            self.refresh_overlay(h);
+            return Some(msg);
         }
-        let ends = preview::endings(h, sel.candidates().filter(|m| m.path().len() >= k), sq);
-        let goes_on = sel
-            .candidates()
-            .any(|m| m.path().len() > k && m.path()[k] == sq);
-        match (&ends[..], goes_on) {
-            ([one], _) => finish(one.moves.clone()),
-            ([], true) => Some(self.go_on(h, sq)),
-            ([], false) => {
-                if sq == sel.from && k == 0 {
-                    self.selection = None;
-                    self.refresh_overlay(h);
-                    return Some(Msg::say("Selection cleared."));
-                }
-                Some(Msg::warn(format!("Illegal: {}", why_not(h, sel.from, sq))))
-            }
-            _ => Some(Msg::ChooseEnding {
-                title: format!("{} ways to end on {name}", ends.len()),
-                endings: ends,
-            }),
+        let from = sel.from;
+        if sq == from && sel.legs.is_empty() {
+            self.selection = None;
+            self.refresh_overlay(h);
+            return Some(Msg::say("Selection cleared."));
         }
+        Some(Msg::warn(format!("Illegal: {}", why_not(h, from, sq))))
     }
 
-    /// Takes `sq` as the next stop of the selected move.
-    pub fn go_on(&mut self, h: &History, sq: Square) -> Msg {
-        if let Some(s) = &mut self.selection {
-            s.legs.push(sq);
-        }
+    /// One of several ways to end the move was chosen (in the menu): played, or its shots are
+    /// chosen next.
+    pub fn land(&mut self, h: &History, moves: Vec<Move>) -> Option<Msg> {
+        let msg = match self.selection.as_mut() {
+            Some(sel) => sel.land(h, moves),
+            None => super::selection::finish(moves),
+        };
         self.refresh_overlay(h);
-        Msg::Say(format!(
-            "Through {}: choose the next square.",
-            self.dims.square_name(sq)
-        ))
+        msg
     }
 
-    /// With a piece selected, what ending the move under the cursor would do.
+    /// With a piece selected, what choosing the square under the cursor would do.
     fn preview(&self, h: &History) -> Option<Msg> {
         let sel = self.selection.as_ref()?;
-        let sq = self.cursor_square();
-        let k = sel.legs.len();
-        let ends = preview::endings(h, sel.candidates().filter(|m| m.path().len() >= k), sq);
-        let goes_on = sel
-            .candidates()
-            .any(|m| m.path().len() > k && m.path()[k] == sq);
-        let name = self.dims.square_name(sq);
-        Some(Msg::Say(match (&ends[..], goes_on) {
-            ([], false) => format!("{name}: the selected piece cannot go there."),
-            ([], true) => format!("{name}: a stop; the move goes on from there."),
-            ([one], _) => one.text.clone(),
-            (more, _) => format!(
-                "{name}: {} ways to end here, taking different pieces; choose to see them.",
-                more.len()
-            ),
-        }))
+        Some(Msg::Say(sel.hover(h, self.cursor_square())))
     }
 
     fn cancel(&mut self, h: &History) -> Msg {
-        let Some(mut sel) = self.selection.take() else {
+        let Some(sel) = self.selection.as_mut() else {
             self.inspect = None;
             return Msg::say("Nothing to cancel.");
         };
-        let said = if sel.legs.pop().is_some() {
-            self.selection = Some(sel);
+        let said = if sel.back() {
             "One leg taken back."
         } else {
+            self.selection = None;
             "Selection cleared."
         };
         self.refresh_overlay(h);
@@ -763,7 +717,7 @@ impl Board {
         // What the shown move took: marked on the (now empty) squares.
         let taken: Vec<Square> = h.last().map_or(Vec::new(), |p| p.mv.victims(d).collect());
         let selected = self.selection.as_ref().map(|s| s.from);
-        let legs = self.selection.as_ref().map_or(&[][..], |s| &s.legs[..]);
+        let legs = self.selection.as_ref().map_or(Vec::new(), |s| s.entered());
         for r in 0..g.rows {
             for c in 0..g.cols {
                 let (x, y) = self.board_xy(c + sc, r + sr);
@@ -779,6 +733,9 @@ impl Board {
                     .is_some_and(|m| m.from == sq || m.to == sq || m.path().contains(&sq));
                 if selected == Some(sq) || legs.contains(&sq) || hinted {
                     base = base.patch(t.selected);
+                }
+                if self.doomed.contains(&sq) {
+                    base = base.add_modifier(Modifier::REVERSED);
                 }
                 if (x, y) == self.cursor {
                     base = base.patch(t.cursor).add_modifier(Modifier::REVERSED);
@@ -970,16 +927,5 @@ fn why_not(h: &History, from: Square, to: Square) -> String {
         format!("the {kind} cannot reach {there} from here: the way is blocked.")
     } else {
         format!("the {kind} does not move that way ({there}); its moves are marked on the board.")
-    }
-}
-
-/// The move among `moves` (which differ only in promotion), or the promotion question.
-pub fn finish(moves: Vec<Move>) -> Option<Msg> {
-    let yes = moves.iter().find(|m| m.promotes()).copied();
-    let no = moves.iter().find(|m| !m.promotes()).copied();
-    match (yes, no) {
-        (Some(yes), Some(no)) => Some(Msg::AskPromotion { yes, no }),
-        (Some(m), None) | (None, Some(m)) => Some(Msg::Play(m)),
-        (None, None) => None,
     }
 }

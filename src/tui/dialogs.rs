@@ -283,8 +283,11 @@ pub fn help_lines(keymap: &Keymap) -> Vec<String> {
     }
     lines.push(String::new());
     lines.push("Choose where a move ends; where it can end in ways that take different".into());
-    lines.push("pieces (a lion), a menu offers each. A move that removes your own pieces".into());
-    lines.push("asks first.".into());
+    lines
+        .push("pieces (a lion), a menu offers each. A shooter: choose where it lands, then".into());
+    lines.push("a piece marked % to shoot (Enter on the landing again: no shot). What the".into());
+    lines.push("move under the cursor would remove is shown in reverse video. A move that".into());
+    lines.push("removes your own pieces asks first.".into());
     lines
 }
 

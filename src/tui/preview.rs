@@ -6,6 +6,7 @@ use taikyoku::geometry::{Side, Square};
 use taikyoku::history::History;
 use taikyoku::movegen::Move;
 use taikyoku::notation;
+use taikyoku::reach::split;
 
 /// One distinct way to end a move on a square: the same squares emptied; with and without
 /// promotion when that is a choice (asked afterwards).
@@ -21,6 +22,44 @@ fn victims(h: &History, m: &Move) -> Vec<(Square, Side)> {
     m.victims(h.rules().dims())
         .filter_map(|s| pos.piece_at(s).map(|p| (s, p.side)))
         .collect()
+}
+
+/// Every square whose piece `m` removes: its victims (shots and burns included), then what
+/// its effects kill (a clerk's promotion kills the enemy's poison flames).
+pub fn removed(h: &History, m: &Move) -> Vec<Square> {
+    let (rules, pos) = (h.rules(), h.position());
+    let mut out: Vec<Square> = m.victims(rules.dims()).collect();
+    out.extend(rules.effect_changes(pos, m).removed);
+    out
+}
+
+/// What `m`'s effects do beyond its own victims, in words ("; its effects remove the Poison
+/// flame on 3.4 and turn the Rear guard on 5.5 into an Earthward net"), or nothing.
+fn effects_text(h: &History, m: &Move) -> String {
+    let (rules, pos) = (h.rules(), h.position());
+    let fx = rules.effect_changes(pos, m);
+    if fx.is_empty() {
+        return String::new();
+    }
+    let cat = rules.catalogue();
+    let at = |s: Square| rules.dims().square_name(s);
+    let mut parts: Vec<String> = fx
+        .removed
+        .iter()
+        .filter_map(|&s| {
+            pos.piece_at(s)
+                .map(|p| format!("remove the {} on {}", cat.kind(p.kind).name, at(s)))
+        })
+        .collect();
+    for &(s, p) in &fx.changed {
+        let was = pos.piece_at(s).map_or("piece", |q| &cat.kind(q.kind).name);
+        parts.push(format!(
+            "turn the {was} on {} into a {}",
+            at(s),
+            cat.kind(p.kind).name
+        ));
+    }
+    format!("; its effects {}", parts.join(", "))
 }
 
 /// How many of the mover's own pieces `m` removes.
@@ -39,12 +78,13 @@ pub fn describe(h: &History, m: &Move) -> String {
     let text = notation::move_string(rules, pos, m);
     let v = victims(h, m);
     let own = own_losses(h, m);
+    let fx = effects_text(h, m);
     let name = |s: Square| {
         let p = pos.piece_at(s).expect("a victim stands somewhere");
         let k = &rules.catalogue().kind(p.kind).name;
         format!("{k} on {}", rules.dims().square_name(s))
     };
-    match v.len() {
+    let said = match v.len() {
         0 => format!("{text}: takes nothing"),
         1 if own == 0 => format!("{text}: takes the {}", name(v[0].0)),
         1 => format!("{text}: removes your own {}", name(v[0].0)),
@@ -60,11 +100,13 @@ pub fn describe(h: &History, m: &Move) -> String {
                 listed.join(", ")
             )
         }
-    }
+    };
+    format!("{said}{fx}")
 }
 
 /// The distinct ways the `moves` (of one piece, all legal) end on `to`: grouped by the squares
-/// they empty, fewest first; the promotion choice stays within a group.
+/// they empty before the piece lands, fewest first. The promotion choice, and the shots fired
+/// from where it lands (chosen afterwards), stay within a group.
 pub fn endings<'a>(
     h: &History,
     moves: impl IntoIterator<Item = &'a Move>,
@@ -73,11 +115,11 @@ pub fn endings<'a>(
     let dims = h.rules().dims();
     let mut groups: Vec<(Vec<Square>, Vec<Move>)> = Vec::new();
     for m in moves.into_iter().filter(|m| m.to == to) {
-        let mut v: Vec<Square> = m.victims(dims).collect();
+        let shots = split(m).1;
+        let mut v: Vec<Square> = m.victims(dims).filter(|s| !shots.contains(s)).collect();
         v.sort();
         match groups.iter_mut().find(|g| g.0 == v) {
-            Some(g) if !g.1.iter().any(|o| o.promotes() == m.promotes()) => g.1.push(*m),
-            Some(_) => {}
+            Some(g) => g.1.push(*m),
             None => groups.push((v, vec![*m])),
         }
     }
@@ -85,9 +127,17 @@ pub fn endings<'a>(
     groups
         .into_iter()
         .map(|(_, moves)| {
-            let plain = moves.iter().find(|m| !m.promotes()).unwrap_or(&moves[0]);
+            let unshot = |m: &&Move| split(m).1.is_empty();
+            let plain = moves
+                .iter()
+                .filter(unshot)
+                .find(|m| !m.promotes())
+                .or_else(|| moves.iter().find(unshot))
+                .unwrap_or(&moves[0]);
             let mut text = describe(h, plain);
-            if moves.len() > 1 {
+            if moves.iter().any(|m| !split(m).1.is_empty()) {
+                text.push_str(" (then it may shoot)");
+            } else if moves.len() > 1 && moves.iter().any(|m| m.promotes() != plain.promotes()) {
                 text.push_str(" (promotion asked)");
             }
             Ending { moves, text }

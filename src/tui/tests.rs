@@ -777,6 +777,12 @@ fn an_unfinished_game_is_offered_for_resuming() {
     ));
     let t = text(&render(&app, 200, 60));
     assert!(t.contains("Resume the unfinished game"), "{t}");
+    // The keys come first, so that 80 columns show them.
+    let t = text(&render(&app, 80, 24));
+    assert!(
+        t.contains("game? Enter: yes · n: new · o: all games"),
+        "{t}"
+    );
     // Stray keys do nothing: only Enter resumes and n starts afresh.
     keys(&mut app, "yjq x");
     assert!(app.dialog.is_some() && !app.quit);
@@ -1380,7 +1386,9 @@ fn marks_are_the_same_hovering_and_selected() {
     // After the first leg onto the pawn (the pawn's only stop), the pawn is taken on the way
     // (`!`) and the square to come back to (igui) is marked `o`.
     key(&mut app, KeyCode::Enter);
-    app.board.go_on(&app.session.history, sq(&app, 20, 11));
+    let pawn = sq(&app, 20, 11);
+    app.board.selection.as_mut().unwrap().legs.push(pawn);
+    app.board.refresh_overlay(&app.session.history);
     assert!(
         cell(&app, 20, 11).starts_with('!'),
         "{}",

@@ -80,3 +80,178 @@ fn a_frozen_piece_and_a_silenced_shooter_are_marked_and_explained() {
     assert!(app.board.held.iter().all(|h| h.0 != sq(&app, 5, 9)));
     assert!(cell(&app, 5, 9).starts_with('^'), "{}", cell(&app, 5, 9));
 }
+
+/// The bow on 9.9 (x 9, y 9) with two White pawns to shoot: one only from (10, 10), the other
+/// only from (8, 10), a third from either (8, 8) or (10, 8).
+fn bow() -> App {
+    ko(
+        Side::Black,
+        &[
+            ("LB", Side::Black, 9, 9),
+            ("P", Side::White, 10, 13),
+            ("P", Side::White, 5, 10),
+            ("P", Side::White, 8, 6),
+        ],
+    )
+}
+
+#[test]
+fn a_shot_is_entered_leg_by_leg_landing_then_target() {
+    let mut app = bow();
+    goto(&mut app, 9, 9);
+    key(&mut app, KeyCode::Enter);
+    // Before the landing is chosen, every piece it could shoot from anywhere is marked.
+    assert!(cell(&app, 10, 13).starts_with('%'));
+    assert!(cell(&app, 5, 10).starts_with('%'));
+    goto(&mut app, 10, 10);
+    key(&mut app, KeyCode::Right);
+    key(&mut app, KeyCode::Left);
+    assert!(
+        app.status.text.contains("then it may shoot"),
+        "{}",
+        app.status.text
+    );
+    key(&mut app, KeyCode::Enter);
+    assert!(
+        app.status
+            .text
+            .contains("choose a piece to shoot (marked %)"),
+        "{}",
+        app.status.text
+    );
+    assert!(app.dialog.is_none(), "no menu");
+    // Now only what it can shoot from there is marked, distinctly.
+    assert!(cell(&app, 10, 13).starts_with('%'));
+    assert!(!cell(&app, 5, 10).starts_with('%'), "{}", cell(&app, 5, 10));
+    let flags = app.board.overlay[sq(&app, 10, 13).0 as usize];
+    assert_ne!(flags & super::board::mark::NEXT_SHOT, 0);
+    // The cursor on the target says what the move does, and marks what it removes.
+    goto(&mut app, 10, 13);
+    key(&mut app, KeyCode::Down);
+    key(&mut app, KeyCode::Up);
+    assert!(
+        app.status.text.contains("takes the Pawn on"),
+        "{}",
+        app.status.text
+    );
+    assert_eq!(app.board.doomed, vec![sq(&app, 10, 13)]);
+    key(&mut app, KeyCode::Enter);
+    let last = app.history().last().unwrap();
+    assert!(last.text.contains('!'), "{}", last.text);
+    assert!(app.pos().piece_at(sq(&app, 10, 13)).is_none());
+    assert!(app.pos().piece_at(sq(&app, 10, 10)).is_some());
+}
+
+#[test]
+fn a_landing_chosen_again_shoots_nothing_and_esc_takes_it_back() {
+    let mut app = bow();
+    goto(&mut app, 9, 9);
+    key(&mut app, KeyCode::Enter);
+    goto(&mut app, 10, 10);
+    key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Esc);
+    assert!(app.board.selection.as_ref().unwrap().landing.is_none());
+    assert!(cell(&app, 5, 10).starts_with('%'), "all targets again");
+    key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Enter);
+    let last = app.history().last().unwrap();
+    assert!(!last.text.contains('!'), "{}", last.text);
+    assert_eq!(
+        app.pos().piece_at(sq(&app, 10, 13)).map(|p| p.side),
+        Some(Side::White)
+    );
+}
+
+#[test]
+fn a_target_chosen_first_takes_the_one_landing_that_shoots_it() {
+    let mut app = bow();
+    goto(&mut app, 9, 9);
+    key(&mut app, KeyCode::Enter);
+    // Shot from two landings: it asks for the landing first.
+    goto(&mut app, 8, 6);
+    key(&mut app, KeyCode::Enter);
+    assert!(
+        app.status.text.contains("choose where it goes first"),
+        "{}",
+        app.status.text
+    );
+    assert!(app.history().last().is_none());
+    goto(&mut app, 5, 10);
+    key(&mut app, KeyCode::Enter);
+    let last = app.history().last().unwrap();
+    assert_eq!(last.mv.to, sq(&app, 8, 10), "{}", last.text);
+    assert!(app.pos().piece_at(sq(&app, 5, 10)).is_none());
+}
+
+#[test]
+fn the_pieces_a_flame_would_burn_are_marked_before_it_lands() {
+    let mut app = ko(
+        Side::Black,
+        &[
+            ("PF", Side::Black, 9, 9),
+            ("P", Side::White, 10, 11),
+            ("P", Side::Black, 8, 11),
+        ],
+    );
+    goto(&mut app, 9, 9);
+    key(&mut app, KeyCode::Enter);
+    goto(&mut app, 9, 10);
+    key(&mut app, KeyCode::Left);
+    key(&mut app, KeyCode::Right);
+    let mut doomed = app.board.doomed.clone();
+    doomed.sort();
+    let mut want = vec![sq(&app, 10, 11), sq(&app, 8, 11)];
+    want.sort();
+    assert_eq!(doomed, want);
+    assert!(
+        app.status
+            .text
+            .contains("removes 2 pieces, 1 of them yours"),
+        "{}",
+        app.status.text
+    );
+    let buf = render(&app, 240, 70);
+    let g = app.board.geom;
+    let (c, r) = app.board.screen_xy(10, 11);
+    let (sc, sr) = app.board.view.scroll;
+    let at = (
+        g.left + ((c - sc) as u16) * g.cell_w,
+        g.top + (r - sr) as u16,
+    );
+    assert!(
+        buf[at]
+            .modifier
+            .contains(ratatui::style::Modifier::REVERSED)
+    );
+    assert!(cell(&app, 10, 11).starts_with('$'));
+    // Elsewhere nothing is marked as doomed.
+    goto(&mut app, 9, 8);
+    key(&mut app, KeyCode::Left);
+    key(&mut app, KeyCode::Right);
+    assert!(app.board.doomed.is_empty(), "{:?}", app.board.doomed);
+}
+
+#[test]
+fn what_a_moves_effects_kill_is_previewed_too() {
+    // The clerk promotes entering the camp: its side's guards promote, the enemy's flames die.
+    let mut app = ko(
+        Side::Black,
+        &[("CL", Side::Black, 9, 11), ("PF", Side::White, 2, 2)],
+    );
+    goto(&mut app, 9, 11);
+    key(&mut app, KeyCode::Enter);
+    goto(&mut app, 9, 12);
+    key(&mut app, KeyCode::Up);
+    assert!(
+        app.status
+            .text
+            .contains("its effects remove the Poison flame on"),
+        "{}",
+        app.status.text
+    );
+    assert!(
+        app.board.doomed.contains(&sq(&app, 2, 2)),
+        "{:?}",
+        app.board.doomed
+    );
+}
