@@ -37,10 +37,9 @@ fn depth(d: u32) -> Limits {
     }
 }
 
-#[test]
-fn takes_the_last_royal_when_it_can() {
-    let r = sho_rules();
-    let p = position(
+/// Black's rook takes White's only royal next move.
+fn royal_en_prise() -> Position {
+    position(
         sho(),
         B,
         &[
@@ -49,11 +48,21 @@ fn takes_the_last_royal_when_it_can() {
             ("R", B, 0, 8),
             ("G", W, 8, 7),
         ],
-    );
-    let res = search(&r, &p, depth(3));
-    let best = res.best.expect("a move");
-    assert_eq!(best.to, sq(&r, 4, 8));
-    assert_eq!(res.score, MATE - 1, "a win in one ply");
+    )
+}
+
+/// With helper threads too (they never make the main thread's result worse than what it
+/// proves).
+#[test]
+fn takes_the_last_royal_when_it_can() {
+    let r = sho_rules();
+    let p = royal_en_prise();
+    for threads in [1, 2] {
+        let res = threaded(&r, threads).search(&p, &depth(3), &AtomicBool::new(false), &mut |_| {});
+        let best = res.best.expect("a move");
+        assert_eq!(best.to, sq(&r, 4, 8));
+        assert_eq!(res.score, MATE - 1, "a win in one ply");
+    }
 }
 
 /// Whether the side to move can capture the other side's last royal at once.
@@ -250,4 +259,54 @@ fn the_incremental_evaluation_matches_a_fresh_one() {
             assert_eq!(running, eval.evaluate(&p), "{game} {set}: move {s}");
         }
     }
+}
+
+fn threaded(rules: &Arc<Rules>, threads: usize) -> Searcher {
+    let opts = SearchOptions {
+        hash_mb: 4,
+        threads,
+        seed: 3,
+    };
+    Searcher::new(rules.clone(), opts)
+}
+
+#[test]
+fn a_searcher_can_think_in_another_thread() {
+    fn send<T: Send>() {}
+    send::<Searcher>();
+}
+
+/// With helper threads: the main thread completes and reports every depth asked, the move is
+/// legal, the position is untouched, and the same searcher serves again.
+#[test]
+fn helper_threads_search_the_same_root() {
+    let r = sho_rules();
+    let p = midgame(&r, 10);
+    let before = p.clone();
+    let mut s = threaded(&r, 3);
+    let stop = AtomicBool::new(false);
+    for _ in 0..2 {
+        let mut depths = Vec::new();
+        let res = s.search(&p, &depth(4), &stop, &mut |i| depths.push(i.depth));
+        assert_eq!(depths, [1, 2, 3, 4]);
+        assert_eq!(res.depth, 4);
+        assert!(r.legal_moves(&p).contains(&res.best.expect("a move")));
+        assert!(res.nodes > 0);
+        assert_eq!(p, before);
+    }
+}
+
+/// A node limit stops the helpers too: the search returns, a legal move, the main thread's
+/// nodes within the limit.
+#[test]
+fn helper_threads_stop_with_the_main_thread() {
+    let r = Arc::new(Rules::builtin("taikyoku", "wikipedia").expect("loads"));
+    let p = r.start_position();
+    let limits = Limits {
+        nodes: Some(300),
+        ..Limits::default()
+    };
+    let res = threaded(&r, 2).search(&p, &limits, &AtomicBool::new(false), &mut |_| {});
+    assert!(r.legal_moves(&p).contains(&res.best.expect("a move")));
+    assert!(res.nodes >= 300, "the main thread's 300 and the helper's");
 }

@@ -16,7 +16,7 @@ use taikyoku::history::History;
 use taikyoku::movegen::Move;
 use taikyoku::notation;
 use taikyoku::position::EndReason;
-use taikyoku::search::{Info, Limits, SearchOptions, Searcher};
+use taikyoku::search::{self, Info, Limits, SearchOptions, Searcher};
 use taikyoku::timecontrol::{Clocks, Flag, TimeControl};
 
 /// A strength of the computer: its time per move (and, for the weakest, a depth cap).
@@ -550,6 +550,7 @@ fn new_brain(h: &History) -> Arc<Mutex<Brain>> {
         .map_or(0, |d| d.as_nanos() as u64);
     let opts = SearchOptions {
         seed,
+        threads: search::default_threads(),
         ..SearchOptions::default()
     };
     let searcher = Searcher::new(h.shared_rules(), opts);
