@@ -365,6 +365,19 @@ fn check_card(r: &Rules, k: KindId, m: &Movement) {
     }
 }
 
+/// A card as the golden files show it: code, name, Betza, words, captures, diagram.
+fn card_text(card: &PieceCard) -> String {
+    let mut out = format!("{} {} {}\n", card.code, card.name, card.betza);
+    for w in &card.movement.words {
+        out.push_str(&format!("  - {w}\n"));
+    }
+    out.push_str(&format!("  captures: {}\n", card.movement.captures));
+    for row in card.movement.diagram.lines() {
+        out.push_str(&format!("  {row}\n"));
+    }
+    out
+}
+
 /// Checks every card of a rule set, and returns them as text for the golden file.
 fn cards(name: &str) -> String {
     let r = rules(name);
@@ -372,14 +385,7 @@ fn cards(name: &str) -> String {
     for k in &r.catalogue().kinds {
         let card = PieceCard::new(r, k.id);
         check_card(r, k.id, &card.movement);
-        out.push_str(&format!("{} {} {}\n", card.code, card.name, card.betza));
-        for w in &card.movement.words {
-            out.push_str(&format!("  - {w}\n"));
-        }
-        out.push_str(&format!("  captures: {}\n", card.movement.captures));
-        for row in card.movement.diagram.lines() {
-            out.push_str(&format!("  {row}\n"));
-        }
+        out.push_str(&card_text(&card));
     }
     out
 }
@@ -530,14 +536,7 @@ fn golden_cards_koshogi() {
     let mut out = String::new();
     for k in &r.catalogue().kinds {
         let card = PieceCard::new(r, k.id);
-        out.push_str(&format!("{} {} {}\n", card.code, card.name, card.betza));
-        for w in &card.movement.words {
-            out.push_str(&format!("  - {w}\n"));
-        }
-        out.push_str(&format!("  captures: {}\n", card.movement.captures));
-        for row in card.movement.diagram.lines() {
-            out.push_str(&format!("  {row}\n"));
-        }
+        out.push_str(&card_text(&card));
     }
     insta::assert_snapshot!("koshogi", out);
 }
