@@ -264,11 +264,15 @@ fn a_long_status_goes_on_in_place_of_the_key_hints_at_80_by_24() {
     key(&mut app, KeyCode::Enter);
     let t = text(&render(&app, 80, 24));
     let bottom: Vec<&str> = t.lines().skip(22).collect();
-    let said = bottom.join(" ").split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
-        said.contains("choose a piece to shoot (%), or 9.9 again for no more."),
+        bottom[0].contains("On 9.9: choose a piece to shoot (%)")
+            && bottom[0].contains("standard rules"),
         "{}",
         bottom.join("\n")
     );
-    assert!(said.contains("standard rules"), "{said}");
+    assert!(
+        bottom[1].trim_end().ends_with("again for no more."),
+        "{}",
+        bottom[1]
+    );
 }
