@@ -33,6 +33,9 @@ pub struct BestmoveArgs {
     /// Seed for breaking ties between equal moves.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Search threads (1: deterministic for a given seed and node limit).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub threads: u16,
     /// Print JSON: {"move", "score", "depth", "pv", "nodes", "nps"}.
     #[arg(long)]
     pub json: bool,
@@ -66,7 +69,7 @@ pub fn bestmove(g: &GameArgs, rs: &Option<String>, a: BestmoveArgs) -> Result<()
     };
     let opts = SearchOptions {
         hash_mb: a.hash,
-        threads: 1,
+        threads: a.threads as usize,
         seed: a.seed,
     };
     let mut searcher = Searcher::new(rules.clone(), opts);

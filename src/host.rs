@@ -186,6 +186,9 @@ pub struct EngineProcess {
     steps_after: bool,
     game: Option<Playing>,
     stopped: bool,
+    /// The last line of its standard error (a shell's "not found"), to say why it crashed.
+    last_stderr: Arc<Mutex<Option<String>>>,
+    stderr_thread: Option<std::thread::JoinHandle<()>>,
     /// How long a write may wait for the engine to read ([`WRITE_TIMEOUT`]).
     write_timeout: Duration,
 }
@@ -225,10 +228,11 @@ impl EngineProcess {
         if let Some(out) = stdout {
             std::thread::spawn(move || read_lines(out, tx));
         }
-        if let Some(err) = stderr {
-            let log = log.clone();
-            std::thread::spawn(move || copy_stderr(err, &log));
-        }
+        let last_stderr = Arc::new(Mutex::new(None));
+        let stderr_thread = stderr.map(|err| {
+            let (log, last) = (log.clone(), last_stderr.clone());
+            std::thread::spawn(move || copy_stderr(err, &log, &last))
+        });
         let mut engine = EngineProcess {
             stdin: child.stdin.take(),
             child,
@@ -239,6 +243,8 @@ impl EngineProcess {
             steps_after: false,
             game: None,
             stopped: false,
+            last_stderr,
+            stderr_thread,
             write_timeout: WRITE_TIMEOUT,
         };
         if !registered {
@@ -567,10 +573,26 @@ impl EngineProcess {
         if interrupted() {
             return HostError::Interrupted;
         }
-        let how = match self.wait_exit(Duration::from_millis(200)) {
+        let mut how = match self.wait_exit(Duration::from_millis(200)) {
             Some(s) => describe_exit(s),
             None => "it closed its output".into(),
         };
+        // Its last words, once its standard error has been read to the end (briefly: what
+        // it started may hold the pipe open).
+        let end = Instant::now() + Duration::from_millis(100);
+        while self
+            .stderr_thread
+            .as_ref()
+            .is_some_and(|t| !t.is_finished())
+            && Instant::now() < end
+        {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let last = self.last_stderr.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(line) = last.as_deref() {
+            how = format!("{how}: {}", notation::shorten(line));
+        }
+        drop(last);
         self.log.note(&format!("crashed: {how}"));
         HostError::Crashed(how)
     }
@@ -838,14 +860,19 @@ fn read_lines(out: impl Read, tx: SyncSender<Event>) {
     }
 }
 
-/// The stderr thread: the engine's standard error into the log, up to [`MAX_STDERR`].
-fn copy_stderr(err: impl Read, log: &EngineLog) {
+/// The stderr thread: the engine's standard error into the log, up to [`MAX_STDERR`], and
+/// its last non-blank line into `last`.
+fn copy_stderr(err: impl Read, log: &EngineLog, last: &Mutex<Option<String>>) {
     let mut kept = 0;
     for line in BufReader::new(err).split(b'\n') {
         let Ok(line) = line else { return };
         if kept < MAX_STDERR {
             kept += line.len();
-            log.write('!', &String::from_utf8_lossy(&line));
+            let text = String::from_utf8_lossy(&line);
+            log.write('!', &text);
+            if !text.trim().is_empty() {
+                *last.lock().unwrap_or_else(|e| e.into_inner()) = Some(text.trim().to_string());
+            }
         }
     }
 }
@@ -986,8 +1013,10 @@ mod tests {
         let r = EngineProcess::spawn("exit 0", log.clone());
         assert!(matches!(r, Err(HostError::Crashed(_))), "{:?}", r.err());
         let r = EngineProcess::spawn("/no/such/engine", log);
+        // Its last words say why: the shell did not find it.
         assert!(
-            matches!(r, Err(HostError::Crashed(ref how)) if how.contains("127")),
+            matches!(r, Err(HostError::Crashed(ref how))
+                if how.contains("status 127: ") && how.contains("/no/such/engine")),
             "{:?}",
             r.err()
         );

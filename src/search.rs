@@ -6,14 +6,15 @@
 //! A game ends when a side loses what its end rule needs (its last royal) or has no legal
 //! move; the search scores such an end as [`MATE`] minus the distance to it, so it prefers the
 //! quickest win and the slowest loss. Single-threaded, the search is deterministic for a given
-//! position, seed and node limit.
+//! position, seed and node limit; with more threads it is not (they race through one table).
 
 use crate::eval::{Eval, Rng};
 use crate::movecache::MoveCache;
 use crate::movegen::{Move, Scratch};
 use crate::position::Position;
 use crate::rules::Rules;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::hash::Hasher;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -91,64 +92,156 @@ impl Default for SearchOptions {
     }
 }
 
+/// Threads for a computer player that has the machine to itself: two where there are two
+/// cores or more (a helper thread shortens the time to a depth: `cargo bench --bench search`;
+/// more were not measured), else one.
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().min(2))
+}
+
 /// Whether a stored score is exact or a bound.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Bound {
-    Exact,
-    Lower,
-    Upper,
+    Exact = 1,
+    Lower = 2,
+    Upper = 3,
 }
 
+/// A table entry, packed into one word: the score (25 bits, offset), the depth (7 bits), the
+/// bound (2 bits, 0 in an empty slot), the generation (6 bits) and the move's
+/// [`fingerprint`] (24 bits, 0 for none).
 #[derive(Clone, Copy, Debug)]
 struct Entry {
-    key: u64,
-    mv: Option<Move>,
+    mv: u32,
     score: i32,
-    depth: i16,
+    depth: i32,
     bound: Bound,
     generation: u8,
 }
 
-/// The transposition table: one entry per slot, replaced by deeper or newer results.
+const SCORE_OFFSET: i64 = 1 << 24;
+const GENERATIONS: u8 = 64;
+
+impl Entry {
+    fn pack(self) -> u64 {
+        let score = (self.score as i64 + SCORE_OFFSET).clamp(0, 2 * SCORE_OFFSET - 1) as u64;
+        score
+            | (self.depth.clamp(0, 127) as u64) << 25
+            | (self.bound as u64) << 32
+            | ((self.generation % GENERATIONS) as u64) << 34
+            | (self.mv as u64 & 0xff_ffff) << 40
+    }
+
+    fn unpack(data: u64) -> Option<Entry> {
+        let bound = match (data >> 32) & 3 {
+            1 => Bound::Exact,
+            2 => Bound::Lower,
+            3 => Bound::Upper,
+            _ => return None,
+        };
+        Some(Entry {
+            mv: (data >> 40) as u32,
+            score: ((data & 0x1ff_ffff) as i64 - SCORE_OFFSET) as i32,
+            depth: ((data >> 25) & 127) as i32,
+            bound,
+            generation: ((data >> 34) & 63) as u8,
+        })
+    }
+}
+
+/// A move's fingerprint in the table (a [`Move`] is 24 bytes, an entry 16): its destination
+/// (11 bits, compared first as it is cheap) and 13 bits of a hash of the whole move; never 0.
+/// A collision can only misorder moves: the fingerprint is matched against generated moves.
+fn fingerprint(m: &Move) -> u32 {
+    let mut h = Fx(0);
+    std::hash::Hash::hash(m, &mut h);
+    ((m.to.0 as u32 & 0x7ff) << 13 | (h.0 >> 51) as u32).max(1)
+}
+
+/// Whether `m` is the move a table entry names by its fingerprint `fp`.
+fn is_move(fp: u32, m: &Move) -> bool {
+    fp != 0 && fp >> 13 == m.to.0 as u32 & 0x7ff && fingerprint(m) == fp
+}
+
+/// A fast hasher for fingerprints (multiply and rotate, as in rustc's FxHash).
+struct Fx(u64);
+
+impl Hasher for Fx {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        bytes.iter().for_each(|&b| self.write_u64(b as u64));
+    }
+
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+
+    fn write_u8(&mut self, x: u8) {
+        self.write_u64(x as u64);
+    }
+
+    fn write_u16(&mut self, x: u16) {
+        self.write_u64(x as u64);
+    }
+
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
+}
+
+/// The transposition table, shared by every thread of a search without a lock: a slot is two
+/// words, the key XORed with the packed entry and the entry, so that a slot torn by two
+/// threads writing at once reads back under another key and is ignored. One entry per slot,
+/// replaced by deeper or newer results.
 struct Table {
-    entries: Vec<Option<Entry>>,
-    generation: u8,
+    slots: Box<[[AtomicU64; 2]]>,
 }
 
 impl Table {
     fn new(mb: usize) -> Table {
-        let n = (mb.max(1) << 20) / std::mem::size_of::<Option<Entry>>();
+        let n = (mb.max(1) << 20) / std::mem::size_of::<[AtomicU64; 2]>();
         Table {
-            entries: vec![None; n.max(1)],
-            generation: 0,
+            slots: (0..n.max(1))
+                .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
+                .collect(),
         }
     }
 
-    fn slot(&self, key: u64) -> usize {
-        ((key as u128 * self.entries.len() as u128) >> 64) as usize
+    fn slot(&self, key: u64) -> &[AtomicU64; 2] {
+        &self.slots[((key as u128 * self.slots.len() as u128) >> 64) as usize]
+    }
+
+    /// The entry in `slot` and the key it was stored under.
+    fn read(slot: &[AtomicU64; 2]) -> Option<(u64, Entry)> {
+        let data = slot[1].load(Ordering::Relaxed);
+        let check = slot[0].load(Ordering::Relaxed);
+        Entry::unpack(data).map(|e| (check ^ data, e))
     }
 
     fn probe(&self, key: u64) -> Option<Entry> {
-        self.entries[self.slot(key)].filter(|e| e.key == key)
+        Self::read(self.slot(key)).and_then(|(k, e)| (k == key).then_some(e))
     }
 
-    fn store(&mut self, entry: Entry) {
-        let slot = self.slot(entry.key);
-        let replace = match &self.entries[slot] {
-            None => true,
-            Some(old) => {
-                old.key == entry.key
-                    || old.generation != entry.generation
-                    || entry.depth >= old.depth
-            }
-        };
+    fn store(&self, key: u64, entry: Entry) {
+        let slot = self.slot(key);
+        let replace = Self::read(slot).is_none_or(|(k, old)| {
+            k == key || old.generation != entry.generation || entry.depth >= old.depth
+        });
         if replace {
-            self.entries[slot] = Some(entry);
+            let data = entry.pack();
+            slot[0].store(key ^ data, Ordering::Relaxed);
+            slot[1].store(data, Ordering::Relaxed);
         }
     }
 
-    fn clear(&mut self) {
-        self.entries.iter_mut().for_each(|e| *e = None);
+    fn clear(&self) {
+        for s in self.slots.iter() {
+            s[0].store(0, Ordering::Relaxed);
+            s[1].store(0, Ordering::Relaxed);
+        }
     }
 }
 
@@ -196,23 +289,62 @@ fn history_slot(m: &Move) -> usize {
     (m.from.0 as usize * 2039 + m.to.0 as usize) & (HISTORY - 1)
 }
 
-/// The engine: owns its tables across the moves of a game.
-pub struct Searcher {
-    rules: Arc<Rules>,
-    opts: SearchOptions,
-    eval: Arc<Eval>,
+/// What the threads of a search share: the table, and how many nodes the helpers searched.
+struct Shared {
     table: Table,
+    helper_nodes: AtomicU64,
+}
+
+/// The engine: owns its tables across the moves of a game. With `threads` above 1 it searches
+/// with helper threads (Lazy SMP): they search the same root with their own move ordering,
+/// every other one a ply deeper, and share the transposition table, so the main thread finds
+/// more of its tree there; they stop when it stops, and its result is returned.
+pub struct Searcher {
+    opts: SearchOptions,
+    shared: Arc<Shared>,
+    generation: u8,
+    main: Worker,
+    helpers: Vec<Worker>,
+}
+
+/// One thread's search: its own history, killers, buffers and counters.
+struct Worker {
+    rules: Arc<Rules>,
+    eval: Arc<Eval>,
+    shared: Arc<Shared>,
+    /// 0 for the main thread.
+    id: usize,
+    generation: u8,
     history: Vec<i32>,
     plies: Vec<Ply>,
     scratch: Scratch,
     // The current search.
     nodes: u64,
+    /// A helper's nodes already added to [`Shared::helper_nodes`].
+    published: u64,
     node_limit: u64,
-    start: Instant,
     deadline: Option<Instant>,
     stopped: bool,
     root_moves: Vec<Move>,
     root_best: Option<(Move, i32)>,
+}
+
+/// One search, as every thread sees it.
+struct Job<'a> {
+    pos: &'a Position,
+    limits: &'a Limits,
+    start: Instant,
+    generation: u8,
+    seed: u64,
+}
+
+impl Job<'_> {
+    fn max_depth(&self) -> u32 {
+        self.limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 1)
+            .clamp(1, MAX_PLY as u32 - 1)
+    }
 }
 
 /// Evaluation tables, computed once per rule set and shared (their derivation generates
@@ -241,38 +373,37 @@ pub fn shared_eval(rules: &Rules) -> Arc<Eval> {
 impl Searcher {
     pub fn new(rules: Arc<Rules>, opts: SearchOptions) -> Searcher {
         let eval = shared_eval(&rules);
-        Searcher {
+        let shared = Arc::new(Shared {
             table: Table::new(opts.hash_mb),
-            rules,
+            helper_nodes: AtomicU64::new(0),
+        });
+        let worker = |id| Worker::new(rules.clone(), eval.clone(), shared.clone(), id);
+        Searcher {
+            main: worker(0),
+            helpers: (1..opts.threads.max(1)).map(worker).collect(),
             opts,
-            eval,
-            history: vec![0; HISTORY],
-            plies: (0..MAX_PLY + 1).map(|_| Ply::default()).collect(),
-            scratch: Scratch::default(),
-            nodes: 0,
-            node_limit: u64::MAX,
-            start: Instant::now(),
-            deadline: None,
-            stopped: false,
-            root_moves: Vec::new(),
-            root_best: None,
+            shared,
+            generation: 0,
         }
     }
 
     /// Forgets everything learnt (a new game).
     pub fn new_game(&mut self) {
-        self.table.clear();
-        self.history.iter_mut().for_each(|h| *h = 0);
-        self.plies.iter_mut().for_each(|p| p.killers = [None; 2]);
+        self.shared.table.clear();
+        std::iter::once(&mut self.main)
+            .chain(&mut self.helpers)
+            .for_each(Worker::forget);
     }
 
     /// The evaluation the search uses.
     pub fn eval(&self) -> &Eval {
-        &self.eval
+        &self.main.eval
     }
 
     /// Searches `pos` (unchanged from the caller's view) within `limits` or until `stop` is
-    /// set, reporting each completed depth to `on_info`; returns the best move found.
+    /// set, reporting each completed depth to `on_info`; returns the best move found. With
+    /// helper threads the node limit counts the main thread's nodes, the nodes reported are
+    /// every thread's.
     pub fn search(
         &mut self,
         pos: &Position,
@@ -280,14 +411,92 @@ impl Searcher {
         stop: &AtomicBool,
         on_info: &mut dyn FnMut(&Info),
     ) -> SearchResult {
-        self.start = Instant::now();
+        self.generation = (self.generation + 1) % GENERATIONS;
+        self.shared.helper_nodes.store(0, Ordering::Relaxed);
+        let job = Job {
+            pos,
+            limits,
+            start: Instant::now(),
+            generation: self.generation,
+            seed: self.opts.seed,
+        };
+        if self.helpers.is_empty() {
+            return self.main.think(&job, stop, on_info);
+        }
+        let halt = AtomicBool::new(false);
+        std::thread::scope(|s| {
+            let (job, halt) = (&job, &halt);
+            let handles: Vec<_> = (self.helpers.iter_mut())
+                .map(|w| s.spawn(move || w.help(job, halt)))
+                .collect();
+            let mut result = self.main.think(job, stop, on_info);
+            halt.store(true, Ordering::Relaxed);
+            for h in handles {
+                h.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+            }
+            result.nodes += self.shared.helper_nodes.load(Ordering::Relaxed);
+            result
+        })
+    }
+}
+
+impl Worker {
+    fn new(rules: Arc<Rules>, eval: Arc<Eval>, shared: Arc<Shared>, id: usize) -> Worker {
+        Worker {
+            rules,
+            eval,
+            shared,
+            id,
+            generation: 0,
+            history: vec![0; HISTORY],
+            plies: (0..MAX_PLY + 1).map(|_| Ply::default()).collect(),
+            scratch: Scratch::default(),
+            nodes: 0,
+            published: 0,
+            node_limit: u64::MAX,
+            deadline: None,
+            stopped: false,
+            root_moves: Vec::new(),
+            root_best: None,
+        }
+    }
+
+    /// Forgets the history and killers (a new game).
+    fn forget(&mut self) {
+        self.history.iter_mut().for_each(|h| *h = 0);
+        self.plies.iter_mut().for_each(|p| p.killers = [None; 2]);
+    }
+
+    /// Readies this thread for `job`: its counters and root moves; returns its copy of the
+    /// position and the material balance from the side to move's view.
+    fn begin(&mut self, job: &Job) -> (Position, i32) {
         self.nodes = 0;
+        self.published = 0;
         self.stopped = false;
-        self.node_limit = limits.nodes.unwrap_or(u64::MAX);
-        let (soft, hard) = budget(limits);
-        self.deadline = hard.map(|h| self.start + h);
-        self.table.generation = self.table.generation.wrapping_add(1);
-        let mut pos = pos.clone();
+        self.generation = job.generation;
+        // The helpers order the root differently (and so, soon, everything else).
+        let seed = job.seed ^ (self.id as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.root_moves = self.ordered_root_moves(job.pos, job.limits, seed);
+        let material = self.eval.material(job.pos);
+        let mat = if job.pos.to_move().index() == 0 {
+            material
+        } else {
+            -material
+        };
+        (job.pos.clone(), mat)
+    }
+
+    /// The main thread's iterative deepening: stops at the limits, reports every depth.
+    fn think(
+        &mut self,
+        job: &Job,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
+        let (mut pos, mat) = self.begin(job);
+        self.node_limit = job.limits.nodes.unwrap_or(u64::MAX);
+        let (soft, hard) = budget(job.limits);
+        self.deadline = hard.map(|h| job.start + h);
         let mut result = SearchResult {
             best: None,
             score: 0,
@@ -296,25 +505,13 @@ impl Searcher {
             nodes: 0,
             elapsed: Duration::ZERO,
         };
-        self.root_moves = self.ordered_root_moves(&pos, limits);
         let Some(&first) = self.root_moves.first() else {
             return result;
         };
         result.best = Some(first);
         result.pv = vec![first];
-        let max_depth = limits
-            .depth
-            .unwrap_or(MAX_PLY as u32 - 1)
-            .clamp(1, MAX_PLY as u32 - 1);
-        let material = self.eval.material(&pos);
-        let mat = if pos.to_move().index() == 0 {
-            material
-        } else {
-            -material
-        };
-        for depth in 1..=max_depth {
-            self.root_best = None;
-            let score = self.node(&mut pos, depth as i32, -INF, INF, 0, mat, stop);
+        for depth in 1..=job.max_depth() {
+            let score = self.iterate(&mut pos, depth, mat, stop);
             if let Some((m, s)) = self.root_best {
                 result.best = Some(m);
                 result.score = if self.stopped { s } else { score };
@@ -322,23 +519,19 @@ impl Searcher {
                 if result.pv.first() != Some(&m) {
                     result.pv = vec![m];
                 }
-                // Search the best move first next time.
-                if let Some(i) = self.root_moves.iter().position(|r| *r == m) {
-                    self.root_moves[..=i].rotate_right(1);
-                }
             }
             if self.stopped {
                 break;
             }
             result.depth = depth;
+            let elapsed = job.start.elapsed();
             on_info(&Info {
                 depth,
                 score: result.score,
-                nodes: self.nodes,
+                nodes: self.nodes + self.shared.helper_nodes.load(Ordering::Relaxed),
                 pv: result.pv.clone(),
-                elapsed: self.start.elapsed(),
+                elapsed,
             });
-            let elapsed = self.start.elapsed();
             let decided = score.abs() > MATE_BOUND && (MATE - score.abs()) as u32 <= depth;
             if decided
                 || self.root_moves.len() == 1 && (soft.is_some() || hard.is_some())
@@ -348,20 +541,56 @@ impl Searcher {
             }
         }
         result.nodes = self.nodes;
-        result.elapsed = self.start.elapsed();
+        result.elapsed = job.start.elapsed();
         result
+    }
+
+    /// A helper thread's iterative deepening, every other helper a ply deeper, until `halt`.
+    fn help(&mut self, job: &Job, halt: &AtomicBool) {
+        let (mut pos, mat) = self.begin(job);
+        self.node_limit = u64::MAX;
+        self.deadline = None;
+        if !self.root_moves.is_empty() {
+            let offset = (self.id % 2) as u32;
+            for depth in 1..=job.max_depth() {
+                self.iterate(&mut pos, (depth + offset).min(job.max_depth()), mat, halt);
+                if self.stopped {
+                    break;
+                }
+            }
+        }
+        self.publish();
+    }
+
+    /// One iteration at `depth`: its score; the best move goes first for the next one.
+    fn iterate(&mut self, pos: &mut Position, depth: u32, mat: i32, stop: &AtomicBool) -> i32 {
+        self.root_best = None;
+        let score = self.node(pos, depth as i32, -INF, INF, 0, mat, stop);
+        if let Some((m, _)) = self.root_best
+            && let Some(i) = self.root_moves.iter().position(|r| *r == m)
+        {
+            self.root_moves[..=i].rotate_right(1);
+        }
+        score
+    }
+
+    /// Adds a helper's new nodes to the shared count.
+    fn publish(&mut self) {
+        let new = self.nodes - self.published;
+        self.shared.helper_nodes.fetch_add(new, Ordering::Relaxed);
+        self.published = self.nodes;
     }
 
     /// The legal moves at the root (only `limits.root_moves` if given), captures first and
     /// the rest shuffled by the seed.
-    fn ordered_root_moves(&mut self, pos: &Position, limits: &Limits) -> Vec<Move> {
+    fn ordered_root_moves(&mut self, pos: &Position, limits: &Limits, seed: u64) -> Vec<Move> {
         let mut moves = Vec::new();
         self.rules
             .legal_moves_into(pos, &mut self.scratch, &mut moves);
         if let Some(only) = &limits.root_moves {
             moves.retain(|m| only.contains(m));
         }
-        let mut rng = Rng(self.opts.seed ^ pos.hash());
+        let mut rng = Rng(seed ^ pos.hash());
         for i in (1..moves.len()).rev() {
             moves.swap(i, rng.below(i + 1));
         }
@@ -379,6 +608,9 @@ impl Searcher {
     fn check_stop(&mut self, stop: &AtomicBool) -> bool {
         if self.stopped {
             return true;
+        }
+        if self.id > 0 && self.nodes - self.published >= 1024 {
+            self.publish();
         }
         if self.nodes >= self.node_limit
             || stop.load(Ordering::Relaxed)
@@ -427,11 +659,11 @@ impl Searcher {
         let root = ply == 0;
         let pv_node = beta - alpha > 1;
         let key = pos.hash();
-        let hit = self.table.probe(key);
+        let hit = self.shared.table.probe(key);
         if let Some(e) = hit
             && !root
             && !pv_node
-            && e.depth as i32 >= depth
+            && e.depth >= depth
         {
             let s = from_table(e.score, ply);
             let cut = match e.bound {
@@ -468,7 +700,7 @@ impl Searcher {
             self.plies[ply].moves = moves;
             return -(MATE - ply as i32);
         }
-        let tt_move = hit.and_then(|e| e.mv);
+        let tt_move = hit.map_or(0, |e| e.mv);
         let mut scored = std::mem::take(&mut self.plies[ply].scored);
         self.score_moves(pos, ply, &moves, &mut scored, tt_move, root);
         self.plies[ply].moves = moves;
@@ -546,14 +778,14 @@ impl Searcher {
         } else {
             Bound::Upper
         };
-        self.table.store(Entry {
-            key,
-            mv: best_move,
+        let entry = Entry {
+            mv: best_move.map_or(0, |m| fingerprint(&m)),
             score: to_table(best, ply),
-            depth: depth as i16,
+            depth,
             bound,
-            generation: self.table.generation,
-        });
+            generation: self.generation,
+        };
+        self.shared.table.store(key, entry);
         best
     }
 
@@ -601,7 +833,7 @@ impl Searcher {
         ply: usize,
         moves: &[Move],
         scored: &mut Vec<(i32, Move)>,
-        tt_move: Option<Move>,
+        tt_move: u32,
         root: bool,
     ) {
         scored.clear();
@@ -610,7 +842,7 @@ impl Searcher {
             let s = if root {
                 // The root list is already ordered.
                 -(i as i32)
-            } else if Some(*m) == tt_move {
+            } else if is_move(tt_move, m) {
                 1 << 30
             } else if m.captures() || m.promotes() {
                 let gain = self.eval.move_gain(&self.rules, pos, m);
@@ -764,4 +996,97 @@ pub fn greedy_move(rules: &Rules, pos: &Position, seed: u64) -> Option<Move> {
         .map(|(m, _)| *m)
         .collect();
     Some(top[Rng(seed ^ pos.hash()).below(top.len())])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(score: i32, depth: i32, bound: Bound, generation: u8, mv: u32) -> Entry {
+        Entry {
+            mv,
+            score,
+            depth,
+            bound,
+            generation,
+        }
+    }
+
+    #[test]
+    fn an_entry_packs_into_one_word_and_back() {
+        for (score, depth, bound, generation, mv) in [
+            (MATE, 63, Bound::Exact, 0, 0xff_ffff),
+            (-MATE, 1, Bound::Upper, 63, 1),
+            (0, 0, Bound::Lower, 17, 0),
+            (-123, 9, Bound::Exact, 5, 0x12_3456),
+        ] {
+            let e =
+                Entry::unpack(entry(score, depth, bound, generation, mv).pack()).expect("entry");
+            assert_eq!(
+                (e.score, e.depth, e.bound, e.generation, e.mv),
+                (score, depth, bound, generation, mv)
+            );
+        }
+        assert!(Entry::unpack(0).is_none(), "an empty slot holds nothing");
+    }
+
+    #[test]
+    fn the_table_finds_what_it_stored_and_ignores_a_torn_slot() {
+        let t = Table::new(1);
+        assert!(t.probe(0).is_none(), "key 0 in an empty table");
+        let (a, b) = (0x1234_5678_9abc_def0, 0x0fed_cba9_8765_4321);
+        t.store(a, entry(42, 3, Bound::Lower, 1, 7));
+        assert_eq!(t.probe(a).map(|e| e.score), Some(42));
+        assert!(t.probe(b).is_none());
+        // A slot written half by one thread and half by another: the check word of one entry
+        // with the data of another reads back under neither key.
+        let slot = t.slot(a);
+        let other = entry(-5, 9, Bound::Exact, 1, 9).pack();
+        slot[1].store(other, Ordering::Relaxed);
+        assert!(t.probe(a).is_none());
+        assert!(t.probe(b).is_none());
+    }
+
+    /// Threads storing into a table small enough that they collide all the time: whatever a
+    /// probe returns was stored under the key it asked for (the score is derived from the key).
+    #[test]
+    fn threads_sharing_the_table_never_read_another_keys_entry() {
+        let t = &Table {
+            slots: (0..8)
+                .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
+                .collect(),
+        };
+        let score = |k: u64| (k % 1_000_000) as i32;
+        std::thread::scope(|s| {
+            for seed in 0..3u64 {
+                s.spawn(move || {
+                    let mut rng = Rng(seed);
+                    let mut found = 0;
+                    for _ in 0..100_000 {
+                        let k = rng.next_u64() % 64;
+                        let key = k.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                        if let Some(e) = t.probe(key) {
+                            assert_eq!(e.score, score(key));
+                            found += 1;
+                        }
+                        t.store(key, entry(score(key), 1, Bound::Exact, 0, 0));
+                    }
+                    assert!(found > 0);
+                });
+            }
+        });
+    }
+
+    #[test]
+    fn a_fingerprint_names_one_move_among_a_positions_moves() {
+        let r = Rules::builtin("taikyoku", "wikipedia").expect("loads");
+        let moves = r.legal_moves(&r.start_position());
+        for m in &moves {
+            let fp = fingerprint(m);
+            assert!(is_move(fp, m));
+            let same: Vec<&Move> = moves.iter().filter(|o| is_move(fp, o)).collect();
+            assert_eq!(same, [m], "{m:?}");
+        }
+        assert!(!is_move(0, &moves[0]), "0 names no move");
+    }
 }

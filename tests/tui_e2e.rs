@@ -224,7 +224,7 @@ fn a_killed_game_loses_no_move_and_is_offered_again() {
     // A stray key does not answer: only Enter resumes (n would start a new game).
     t2.keys(&["y", "j"]);
     let s = t2.wait_for("Resume the unfinished game");
-    assert!(s.contains("Enter resumes"), "{s}");
+    assert!(s.contains("Enter: yes"), "{s}");
     t2.keys(&["Enter"]);
     let s = t2.wait_for("White to move");
     assert!(s.contains("P19.26-19.25"), "{s}");

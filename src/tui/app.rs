@@ -40,6 +40,9 @@ pub struct App {
     pub replay: Option<Replay>,
     /// An unfinished autosaved game offered for resuming.
     pub pending_resume: Option<(PathBuf, Record)>,
+    /// Who plays was given on the command line (`--black`, `--white`): the game resumed at
+    /// the offer goes on with these players (an engine already started among them).
+    pub players_given: bool,
     /// A file the player asked to save to that holds another game, and that game described.
     pub pending_save: Option<(PathBuf, String)>,
     pub keymap: Keymap,
@@ -81,6 +84,7 @@ impl App {
             dialog: None,
             replay: None,
             pending_resume: None,
+            players_given: false,
             pending_save: None,
             keymap,
             theme,
@@ -174,20 +178,25 @@ impl App {
             app.update(Msg::Say(welcome));
         } else {
             app.update(Msg::Show(n));
-            let to_move = capital(app.pos().to_move().name());
-            let danger = app.danger_note();
-            let engine = match &engines[..] {
-                [] => String::new(),
-                [cmd, ..] => format!(
-                    " It was played against the engine {cmd:?}: --black or --white CMD plays on against it; here a person plays its side."
-                ),
-            };
-            app.update(Msg::Say(format!(
-                "{} loaded. {to_move} to move.{danger}{engine}",
-                crate::cli::count(n, "move")
-            )));
+            let loaded = app.loaded(&engines);
+            app.update(Msg::Say(loaded));
         }
         app
+    }
+
+    /// "12 moves loaded. White to move.", and that the `engines` it was played against are not
+    /// started again.
+    fn loaded(&self, engines: &[String]) -> String {
+        let to_move = capital(self.pos().to_move().name());
+        let danger = self.danger_note();
+        let engine = match engines {
+            [] => String::new(),
+            [cmd, ..] => format!(
+                " It was played against the engine {cmd:?}: --black or --white CMD plays on against it; here a person plays its side."
+            ),
+        };
+        let n = crate::cli::count(self.history().point(), "move");
+        format!("{n} loaded. {to_move} to move.{danger}{engine}")
     }
 
     /// " Black's King on … can be taken (by …)!" when a royal of the side to move is in danger.
@@ -367,7 +376,7 @@ impl App {
                 Some(side) if self.players.move_now() => {
                     Msg::Say(format!("{} moves now.", self.players.label(side)))
                 }
-                _ => Msg::warn("Nothing is thinking."),
+                _ => Msg::warn("Nothing to hurry: the computer is not thinking now."),
             }),
             Action::Hint => self.hint(),
             Action::Find => Some(Msg::Ask(PromptKind::Find)),
@@ -460,12 +469,16 @@ impl App {
             ConfirmKind::Resign => {
                 format!("{} resigns? y / n", capital(self.pos().to_move().name()))
             }
+            // The keys first: at 80 columns the rest is cut off.
             ConfirmKind::Resume => match &self.pending_resume {
                 Some((_, r)) => format!(
-                    "Resume the unfinished game of {} ({}, {} rules)? Enter resumes, n starts a new game, o lists every game.",
-                    r.updated,
+                    "Resume the unfinished game? Enter: yes · n: new · o: all games · ({}, {} rules{}, {})",
                     crate::cli::count(r.moves().len(), "move"),
                     r.rules,
+                    opponents(r),
+                    r.updated
+                        .get(..16)
+                        .map_or(r.updated.clone(), |d| d.replace('T', " ") + " UTC"),
                 ),
                 None => String::new(),
             },
@@ -814,20 +827,56 @@ impl App {
 
     fn resume(&mut self) -> Option<Msg> {
         let (path, record) = self.pending_resume.take()?;
-        self.switch_to(path, record)
+        self.switch_to(path, record, self.players_given)
+    }
+
+    /// Whether the players are the ones `r`'s game was played by (the offer to resume a game
+    /// is made with `--black`/`--white` only then).
+    pub fn plays_as_recorded(&self, r: &Record) -> bool {
+        let recorded = [&r.black_player, &r.white_player];
+        Side::BOTH
+            .into_iter()
+            .all(|s| *recorded[s.index()] == self.players.of(s).to_record())
+    }
+
+    /// Goes on with `players` (an engine among them already running) in place of the ones
+    /// the record names; the clocks a record kept under their time control go on.
+    fn keep_players(&mut self, players: Players) {
+        self.set_players(players.sides.clone());
+        self.players = players;
+        for side in Side::BOTH {
+            if let Some(name) = self.players.engine_name(side) {
+                self.name_player(side, &name);
+            }
+        }
+        let control = self.players.clocks.map(|c| c.control);
+        if let Some(c) = self
+            .session
+            .record
+            .clock
+            .filter(|c| Some(c.control) == control)
+        {
+            self.players.clocks = Some(c);
+        }
+        if self.players.clocks.is_some() {
+            self.session.record.clock = self.players.clocks;
+        }
+        let loaded = self.loaded(&[]);
+        self.update(Msg::Say(loaded));
     }
 
     /// Opens a game from the list of recent games (an autosave goes on being autosaved there
     /// and `s` asks for a name; a saved record saves back to itself).
     fn open_game(&mut self, path: PathBuf) -> Option<Msg> {
         match Record::load(&path) {
-            Ok(record) => self.switch_to(path, record),
+            Ok(record) => self.switch_to(path, record, false),
             Err(e) => Some(Msg::Warn(format!("Cannot open {}: {e}", path.display()))),
         }
     }
 
-    /// Goes on with the game of `record` (read from `path`) in place of this one.
-    fn switch_to(&mut self, path: PathBuf, record: Record) -> Option<Msg> {
+    /// Goes on with the game of `record` (read from `path`) in place of this one; with
+    /// `keep_players`, played by this game's players.
+    fn switch_to(&mut self, path: PathBuf, record: Record, keep_players: bool) -> Option<Msg> {
         let cannot = |e: &dyn std::fmt::Display| {
             Some(Msg::Warn(format!("Cannot open {}: {e}", path.display())))
         };
@@ -851,6 +900,12 @@ impl App {
         let keymap = self.keymap.clone();
         let theme = self.theme.clone();
         let mut app = App::from_record(record, replay, keymap, theme, self.board.view.ascii, false);
+        if keep_players {
+            app.keep_players(std::mem::replace(
+                &mut self.players,
+                Players::new(Default::default()),
+            ));
+        }
         let files = &mut self.session.files;
         app.session.files.games_dir = files.games_dir.take();
         app.session.files.autosave_dir = files.autosave_dir.take();
@@ -884,6 +939,19 @@ fn judged(t: &Thought) -> String {
     match said.is_empty() {
         true => String::new(),
         false => format!(" ({})", said.join(", ")),
+    }
+}
+
+/// ", against computer (easy)": who played a record's game other than people.
+fn opponents(r: &Record) -> String {
+    let names: Vec<&str> = [(&r.black, &r.black_player), (&r.white, &r.white_player)]
+        .into_iter()
+        .filter(|(_, kind)| !kind.is_empty())
+        .map(|(name, _)| name.as_str())
+        .collect();
+    match names.is_empty() {
+        true => String::new(),
+        false => format!(", against {}", names.join(" and ")),
     }
 }
 

@@ -188,7 +188,8 @@ pub fn run(rules: Rules, start: Position, options: PlayOptions) -> Result<(), Tu
         ),
         None => App::new(rules, start, keymap, theme, options.ascii),
     };
-    if options.players.iter().any(Option::is_some) {
+    app.players_given = options.players.iter().any(Option::is_some);
+    if app.players_given {
         let sides = [0, 1].map(|i| {
             options.players[i]
                 .clone()
@@ -206,6 +207,8 @@ pub fn run(rules: Rules, start: Position, options: PlayOptions) -> Result<(), Tu
         && let Ok(Some(found)) = store::latest_unfinished(dir)
         && !found.1.moves().is_empty()
         && app.rules().game.is_called(&found.1.game)
+        // Players asked for on the command line are for a game of theirs (`o` lists others).
+        && (!app.players_given || app.plays_as_recorded(&found.1))
     {
         app.offer_resume(found);
     }

@@ -16,7 +16,7 @@ use taikyoku::history::History;
 use taikyoku::movegen::Move;
 use taikyoku::notation;
 use taikyoku::position::EndReason;
-use taikyoku::search::{Info, Limits, SearchOptions, Searcher};
+use taikyoku::search::{self, Info, Limits, SearchOptions, Searcher};
 use taikyoku::timecontrol::{Clocks, Flag, TimeControl};
 
 /// A strength of the computer: its time per move (and, for the weakest, a depth cap).
@@ -106,12 +106,14 @@ pub enum Player {
 }
 
 impl Player {
-    /// `human`, `computer`, `computer:LEVEL`, or any other text: an engine's command.
+    /// `human`, `computer`, `computer:LEVEL` (in any case), or any other text: an engine's
+    /// command.
     pub fn parse(s: &str) -> Result<Player, String> {
         let s = s.trim();
-        match s.split_once(':') {
-            _ if s == "human" => Ok(Player::Human),
-            _ if s == "computer" => Ok(Player::Computer(Level::default())),
+        let lower = s.to_ascii_lowercase();
+        match lower.split_once(':') {
+            _ if lower == "human" => Ok(Player::Human),
+            _ if lower == "computer" => Ok(Player::Computer(Level::default())),
             Some(("computer", level)) => Level::parse(level).map(Player::Computer),
             _ if s.is_empty() => Err(
                 "no player: expected human, computer[:LEVEL] or an ATSI engine's command".into(),
@@ -349,6 +351,11 @@ impl Players {
         self.brains[side.index()] = Some(Arc::new(Mutex::new(Brain::Engine(Box::new(engine)))));
     }
 
+    /// The name the engine playing `side` gave, if one does.
+    pub fn engine_name(&self, side: Side) -> Option<String> {
+        self.engines[side.index()].as_ref().map(|e| e.0.clone())
+    }
+
     /// Whether an external engine plays `side`.
     pub fn is_engine(&self, side: Side) -> bool {
         self.engines[side.index()].is_some()
@@ -543,6 +550,7 @@ fn new_brain(h: &History) -> Arc<Mutex<Brain>> {
         .map_or(0, |d| d.as_nanos() as u64);
     let opts = SearchOptions {
         seed,
+        threads: search::default_threads(),
         ..SearchOptions::default()
     };
     let searcher = Searcher::new(h.shared_rules(), opts);
@@ -598,6 +606,11 @@ mod tests {
             "{e}"
         );
         assert!(Player::parse("computer:0s").is_err());
+        assert_eq!(Player::parse("Human"), Ok(Player::Human));
+        assert_eq!(
+            Player::parse("COMPUTER:Easy"),
+            Player::parse("computer:easy")
+        );
         assert!(Player::parse("computer:-1").is_err());
         assert!(Player::parse("  ").unwrap_err().contains("expected human"));
         assert_eq!(

@@ -777,6 +777,12 @@ fn an_unfinished_game_is_offered_for_resuming() {
     ));
     let t = text(&render(&app, 200, 60));
     assert!(t.contains("Resume the unfinished game"), "{t}");
+    // The keys come first, so that 80 columns show them.
+    let t = text(&render(&app, 80, 24));
+    assert!(
+        t.contains("game? Enter: yes · n: new · o: all games"),
+        "{t}"
+    );
     // Stray keys do nothing: only Enter resumes and n starts afresh.
     keys(&mut app, "yjq x");
     assert!(app.dialog.is_some() && !app.quit);

@@ -123,7 +123,10 @@ fn move_now_plays_the_best_move_so_far_at_once() {
         asked.elapsed()
     );
     app.update(Msg::Act(Action::MoveNow));
-    assert_eq!(app.status.text, "Nothing is thinking.");
+    assert_eq!(
+        app.status.text,
+        "Nothing to hurry: the computer is not thinking now."
+    );
 }
 
 #[test]
@@ -235,35 +238,61 @@ fn a_replay_plays_on_against_the_computer_only_after_branching() {
     assert_eq!(app.session.record.white_player, "computer:20ms");
 }
 
+/// The command of a scripted engine that pushes White's pawns on files 1, 2, … in turn,
+/// counting in a file of `dir` (so that it goes on where it was when started again).
+fn pusher(dir: &std::path::Path) -> String {
+    let count = dir.join("pushes");
+    let turn = format!(
+        "n=$(cat '{f}' 2>/dev/null || echo 0); n=$((n + 1)); echo $n > '{f}'; \
+         echo \"move ${{n}}k ${{n}}l\"",
+        f = count.display()
+    );
+    crate::host::fake_engine::fake_engine("Pusher", &[] as &[&str], &vec![turn; 5])
+}
+
+/// A Taikyoku game (atsa rules) of a person against `cmd` as White, by a 60+1 clock.
+fn against_engine(cmd: &str) -> App {
+    let r = Rules::new(Game::builtin("taikyoku").unwrap(), "atsa").unwrap();
+    let start = r.start_position();
+    let mut app = App::new(r, start, Keymap::default(), Theme::default_theme(), false);
+    app.layout(Rect::new(0, 0, 120, 40));
+    app.set_players([Player::Human, Player::Engine(cmd.into())]);
+    app.players_given = true;
+    let time = app.engine_time(Some("60+1".parse().unwrap()));
+    let log = crate::host::EngineLog::discard();
+    let engine = super::engine::Engine::spawn(cmd, Side::White, time, log).unwrap();
+    app.add_engine(engine, time);
+    app
+}
+
+/// Black pushes the pawn of `file` (rank 26 to 25), at the keyboard.
+fn push_a_pawn(app: &mut App, file: u32) {
+    let h = app.history();
+    let sq = |rank| {
+        h.rules()
+            .dims()
+            .parse_square(&format!("{file}.{rank}"))
+            .unwrap()
+    };
+    let legal = h.rules().legal_moves(h.position());
+    let push = legal
+        .into_iter()
+        .find(|m| (m.from, m.to) == (sq(26), sq(25)));
+    app.update(Msg::Play(push.unwrap()));
+}
+
 /// Against an engine, the clocks are saved with every move; resuming the game under the same
 /// time control goes on with them, under another one starts afresh.
 #[test]
 fn an_engines_clocks_are_saved_and_a_resumed_game_goes_on_with_them() {
-    use super::engine::Engine;
-    use crate::host::EngineLog;
-    use taikyoku::timecontrol::{Clocks, TimeControl};
-    let r = Rules::new(Game::builtin("taikyoku").unwrap(), "atsa").unwrap();
-    let start = r.start_position();
-    let game = r.game.clone();
-    let mut app = App::new(r, start, Keymap::default(), Theme::default_theme(), false);
-    app.layout(Rect::new(0, 0, 120, 40));
-    let pushes = ["echo 'move 1k 1l'", "echo 'move 2k 2l'"];
-    let cmd = crate::host::fake_engine::fake_engine("Pusher", &[] as &[&str], &pushes);
-    app.set_players([Player::Human, Player::Engine(cmd.clone())]);
-    let time: TimeControl = "60+1".parse().unwrap();
-    let spawn = || Engine::spawn(&cmd, Side::White, time, EngineLog::discard()).unwrap();
-    let time = app.engine_time(Some(time));
-    app.add_engine(spawn(), time);
+    use taikyoku::timecontrol::Clocks;
+    let dir = tempfile::tempdir().unwrap();
+    let cmd = pusher(dir.path());
+    let mut app = against_engine(&cmd);
     let (tx, rx) = mpsc::channel();
     app.tx = Some(tx);
     app.update(Msg::Resize);
-    let h = app.history();
-    let sq = |s: &str| h.rules().dims().parse_square(s).unwrap();
-    let legal = h.rules().legal_moves(h.position());
-    let push = legal
-        .into_iter()
-        .find(|m| (m.from, m.to) == (sq("19.26"), sq("19.25")));
-    app.update(Msg::Play(push.unwrap()));
+    push_a_pawn(&mut app, 19);
     // ATSI has no command to hurry an engine: M says so.
     app.update(Msg::Act(Action::MoveNow));
     assert!(
@@ -287,20 +316,69 @@ fn an_engines_clocks_are_saved_and_a_resumed_game_goes_on_with_them() {
         text.contains("time = \"60+1\"\nblack_clock = 60.0\n"),
         "{text}"
     );
+    let game = app.rules().game.clone();
     let resume = |asked: Option<&str>| {
         let rec = taikyoku::record::Record::parse("g", &text).unwrap();
         let replay = rec.replay(&game).unwrap();
         let k = Keymap::default();
         let mut back = App::from_record(rec, replay, k, Theme::default_theme(), false, false);
         let time = back.engine_time(asked.map(|t| t.parse().unwrap()));
-        back.add_engine(spawn(), time);
+        let log = crate::host::EngineLog::discard();
+        let engine = super::engine::Engine::spawn(&cmd, Side::White, time, log).unwrap();
+        back.add_engine(engine, time);
         back.players.clocks.unwrap()
     };
     let back = resume(None);
-    assert_eq!(back.control, time);
+    assert_eq!(back.control, c.control);
     let kept = back
         .remaining(Side::White)
         .abs_diff(c.remaining(Side::White));
     assert!(kept <= Duration::from_millis(1), "saved to the millisecond");
     assert_eq!(resume(Some("30+0")), Clocks::new("30+0".parse().unwrap()));
+}
+
+/// `--white CMD` with an unfinished game against that engine: the game is offered, and
+/// resumed with the engine already started (never one from the record); a game played by
+/// others is not offered.
+#[test]
+fn a_game_resumed_at_the_offer_goes_on_with_the_players_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let cmd = pusher(dir.path());
+    let mut before = against_engine(&cmd);
+    let (tx, rx) = mpsc::channel();
+    before.tx = Some(tx);
+    before.update(Msg::Resize);
+    push_a_pawn(&mut before, 19);
+    pump(&mut before, &rx, |a| a.history().point() == 2);
+    let record = before.session.record.clone();
+    drop(before);
+    assert_eq!(record.white_player, format!("engine:{cmd}"));
+    let path = dir.path().join("g.toml");
+    taikyoku::store::save(&path, &record, taikyoku::store::Overwrite::Never).unwrap();
+    let mut app = against_engine(&cmd);
+    assert!(app.plays_as_recorded(&record));
+    let mut other = record.clone();
+    other.white_player = "computer:easy".into();
+    assert!(
+        !app.plays_as_recorded(&other),
+        "not offered with other players"
+    );
+    let (tx, rx) = mpsc::channel();
+    app.tx = Some(tx);
+    app.offer_resume((path, record));
+    app.update(Msg::Key(ratatui::crossterm::event::KeyEvent::from(
+        ratatui::crossterm::event::KeyCode::Enter,
+    )));
+    assert_eq!(app.history().point(), 2, "{}", app.status.text);
+    assert!(app.players.is_engine(Side::White), "the engine plays on");
+    assert_eq!(app.session.record.white, "Pusher");
+    assert!(
+        !app.status.text.contains("here a person plays"),
+        "{}",
+        app.status.text
+    );
+    // Its second push answers Black's next move.
+    push_a_pawn(&mut app, 20);
+    pump(&mut app, &rx, |a| a.history().point() == 4);
+    assert_eq!(app.history().line()[3].text, "P2.11-2.12");
 }
