@@ -159,10 +159,14 @@ impl Rules {
                 .collect(),
             effects: None,
             burns: game.catalogue.kinds.iter().map(|k| k.burns).collect(),
+            general: Vec::new(),
             auras: None,
         };
         let kinds = KindTable {
             auras: auras(&game, &kinds.compiled),
+            general: (kinds.burns.iter().zip(&kinds.bars))
+                .map(|(&burns, bars)| burns || !bars.capture.is_empty())
+                .collect(),
             ..kinds
         };
         let vital = (0..game.catalogue.len() as KindId)
@@ -265,7 +269,7 @@ impl Rules {
 
     /// An empty board of this game, Black to move.
     pub fn empty_position(&self) -> Position {
-        Position::empty(self.dims(), self.pad)
+        Position::empty(self.dims(), self.pad, self.vital.len())
     }
 
     /// The standard start position: the rule set's setup, or the game's.
@@ -309,13 +313,7 @@ impl Rules {
             return false;
         }
         let end = &self.game.end;
-        end.is_any_piece() || {
-            let mut has = vec![false; self.vital.len()];
-            for (_, p) in pos.pieces().filter(|(_, p)| p.side == side) {
-                has[p.kind as usize] = true;
-            }
-            end.survives(|k| has[k as usize])
-        }
+        end.is_any_piece() || end.survives(|k| pos.count(side, k) > 0)
     }
 
     /// Every legal move of the side to move (none once the game is over), appended to `out`.
