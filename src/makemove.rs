@@ -4,7 +4,7 @@
 //! instead of copying the 1,936-cell board at every node.
 
 use crate::movegen::Move;
-use crate::position::{Cell, EMPTY, Position, decode, encode};
+use crate::position::{Cell, Position, decode, encode};
 use crate::rules::Rules;
 
 /// What [`Rules::unmake`] needs besides the position: the move, the piece that made it (before
@@ -56,11 +56,12 @@ impl Rules {
         };
         for sq in m.victims(self.dims()) {
             let i = self.cell_index(sq);
-            pos.removed.push((i as u32, pos.cell(i)));
-            pos.put_index(i, EMPTY, &self.vital);
+            let victim = pos.take_index(i, &self.vital);
+            pos.removed.push((i as u32, victim));
         }
-        pos.put_index(from, EMPTY, &self.vital);
-        pos.put_index(to, self.arriving(undo.mover, m), &self.vital);
+        // The destination is empty now: a piece there was a victim (or the mover itself).
+        pos.take_index(from, &self.vital);
+        pos.place_index(to, self.arriving(undo.mover, m), &self.vital);
         undo.effects_mark = pos.removed.len() as u32;
         let changed = self.kinds.effects.as_ref().is_some_and(|fx| {
             let mover = decode(undo.mover).expect("a move starts from a piece");
@@ -98,11 +99,11 @@ impl Rules {
             let (i, cell) = pos.removed.pop().expect("above the mark");
             pos.put_index(i as usize, cell, &self.vital);
         }
-        pos.put_index(self.cell_index(undo.m.to), EMPTY, &self.vital);
-        pos.put_index(self.cell_index(undo.m.from), undo.mover, &self.vital);
+        pos.take_index(self.cell_index(undo.m.to), &self.vital);
+        pos.place_index(self.cell_index(undo.m.from), undo.mover, &self.vital);
         while pos.removed.len() > undo.mark as usize {
             let (i, cell) = pos.removed.pop().expect("above the mark");
-            pos.put_index(i as usize, cell, &self.vital);
+            pos.place_index(i as usize, cell, &self.vital);
         }
         pos.set_to_move(pos.to_move().opponent());
         pos.ply -= 1;

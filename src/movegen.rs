@@ -4,7 +4,7 @@
 
 use crate::betza::{LegKind, Mode, Pattern};
 use crate::geometry::{Dims, Side, Square, Vec2};
-use crate::position::{Cell, EMPTY, OFF, Position, cell_side, decode};
+use crate::position::{Cell, EMPTY, OFF, Piece, Position, cell_side, decode};
 
 /// The most intermediate stops a move can have (a four-leg move).
 pub const MAX_STOPS: usize = 4;
@@ -60,6 +60,18 @@ const NEIGHBOURS: [(i32, i32); 8] = [
     (1, 1),
 ];
 
+/// The positions of the bits set in `mask`, lowest first.
+#[inline]
+fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let i = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            i
+        })
+    })
+}
+
 impl Move {
     pub(crate) fn new(from: Square, to: Square) -> Move {
         Move {
@@ -82,38 +94,31 @@ impl Move {
     /// The squares whose pieces the move removes, in the order met: stops, the squares a range
     /// capturer flies over, the destination. Exactly what playing it empties (or, for the
     /// destination, replaces).
-    pub fn victims(&self, dims: Dims) -> impl Iterator<Item = Square> + '_ {
-        let stops = (0..self.n_stops as usize)
-            .filter(|&i| self.took & (1 << i) != 0)
-            .map(|i| self.stops[i]);
+    #[inline]
+    pub fn victims(&self, dims: Dims) -> impl Iterator<Item = Square> + 'static {
+        let stops = self.stops;
+        let taken = bits(u64::from(self.took & !TOOK_TO)).map(move |i| stops[i]);
         let last = self.path().last().copied().unwrap_or(self.from);
-        let burnt = self.burnt(dims);
+        let flight = if self.flags & BURN != 0 { 0 } else { self.line };
         // Only a range flight needs the line's direction (and its divisions).
-        let step = if self.line == 0 || self.flags & BURN != 0 {
+        let step = if flight == 0 {
             0
         } else {
             let ((fx, fy), (tx, ty)) = (dims.xy(last), dims.xy(self.to));
             (ty - fy).signum() * dims.files as i32 + (tx - fx).signum()
         };
-        let mut bits = if self.flags & BURN != 0 { 0 } else { self.line };
-        let line = std::iter::from_fn(move || {
-            (bits != 0).then(|| {
-                let k = bits.trailing_zeros() as i32 + 1;
-                bits &= bits - 1;
-                Square((last.0 as i32 + k * step) as u16)
-            })
-        });
+        let line =
+            bits(flight).map(move |k| Square((last.0 as i32 + (k as i32 + 1) * step) as u16));
         let dest = (self.took & TOOK_TO != 0).then_some(self.to);
-        stops.chain(line).chain(burnt).chain(dest)
+        taken.chain(line).chain(self.burnt(dims)).chain(dest)
     }
 
     /// The pieces the move burns: those next to where a burning piece lands.
+    #[inline]
     pub fn burnt(&self, dims: Dims) -> impl Iterator<Item = Square> + 'static {
         let mask = if self.flags & BURN != 0 { self.line } else { 0 };
         let (x, y) = if mask != 0 { dims.xy(self.to) } else { (0, 0) };
-        (0..8)
-            .filter(move |i| mask & (1 << i) != 0)
-            .filter_map(move |i| dims.square(x + NEIGHBOURS[i].0, y + NEIGHBOURS[i].1))
+        bits(mask).filter_map(move |i| dims.square(x + NEIGHBOURS[i].0, y + NEIGHBOURS[i].1))
     }
 
     /// Where the move stops on its way (a lion's first step, a hook mover's turn).
@@ -193,6 +198,34 @@ pub struct GenRules {
     pub paths_distinct: bool,
     /// A promoted piece may promote again (to what its new kind promotes to).
     pub repromote: bool,
+    /// How burning pieces burn.
+    pub burning: Burning,
+}
+
+/// How burning pieces (`burns = true`) burn: a rule-set option for the cases Kō shōgi's
+/// sources leave open. The default is EN's words: a burning piece burns every piece next to
+/// where it lands, of either side, another burning piece included, and nothing else burns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Burning {
+    /// A piece that ends its move next to an enemy burning piece is burnt after its move, what
+    /// it took staying taken (QB, as Tenjiku's fire demon); a burning piece arriving so dies
+    /// before it burns anything (QB).
+    pub arrivals: bool,
+    /// It burns its own side's pieces too (EN); `false`: only enemies (QB).
+    pub own: bool,
+    /// Burning pieces are never burnt: two may stand side by side.
+    pub fireproof: bool,
+}
+
+impl Default for Burning {
+    fn default() -> Burning {
+        Burning {
+            arrivals: false,
+            own: true,
+            fireproof: false,
+        }
+    }
 }
 
 /// When pieces promote.
@@ -419,6 +452,9 @@ pub(crate) struct KindTable {
     pub bars: Vec<Bars>,
     /// Per kind: it burns every piece next to where it lands.
     pub burns: Vec<bool>,
+    /// Per kind: it burns or may not capture some kinds, so even its single-leg rays take the
+    /// general walk (the others take the tight loop).
+    pub general: Vec<bool>,
     /// Auras: pieces that freeze or fog enemy pieces ([`Auras`]); `None` in games without.
     pub auras: Option<Auras>,
     /// The game's effects (promotion by capture, state-dependent moves), if it has any.
@@ -438,6 +474,9 @@ pub(crate) struct Auras {
     pub sees_in_fog: Vec<bool>,
     /// The largest fog radius.
     pub fog_reach: u8,
+    /// A fog reaches along its eight lines only, not over the whole square around it (the
+    /// rule set's `within = "lines"`).
+    pub fog_lines: bool,
 }
 
 /// The eight king directions, by octant (counter-clockwise from +x).
@@ -616,14 +655,9 @@ impl Ctx<'_> {
         }
         m.n_stops = self.n_stops as u8;
         m.took = self.took_bits(to);
-        m.shot = self.shots;
-        if self.shots != 0 {
-            m.drop_landing();
-        }
         m.line = self.line;
-        if self.burns {
-            m.flags |= BURN;
-            m.line = self.burn_mask(to);
+        if self.shots != 0 || self.burns {
+            self.shoot_and_burn(&mut m, to);
         }
         if range {
             m.flags |= RANGE;
@@ -665,8 +699,23 @@ impl Ctx<'_> {
         self.promote_and_push(m, key, captured, to, stop_in_zone, out, keys);
     }
 
+    /// Marks `m`'s shots and, for a burning piece, the pieces it burns where it lands `to`
+    /// (out of line: most pieces do neither).
+    #[inline(never)]
+    fn shoot_and_burn(&mut self, m: &mut Move, to: usize) {
+        m.shot = self.shots;
+        if self.shots != 0 {
+            m.drop_landing();
+        }
+        if self.burns {
+            m.flags |= BURN;
+            m.line = self.burn_mask(to);
+        }
+    }
+
     /// Whether an enemy piece that freezes stands first on one of the piece's eight lines,
     /// facing it along a line it ranges on. Every square looked at is traced.
+    #[inline(never)]
     fn frozen(&mut self, auras: &Auras, _kind: u16) -> bool {
         let stride = self.pos.stride() as isize;
         for (o, &(dx, dy)) in OCTANTS.iter().enumerate() {
@@ -691,8 +740,10 @@ impl Ctx<'_> {
         false
     }
 
-    /// Whether an enemy fog is within its reach of the piece (king distance), so that the
-    /// piece may not shoot. Every square looked at is traced.
+    /// Whether an enemy fog is within its reach of the piece (king distance; along the eight
+    /// lines only when the rule set measures so), so that the piece may not shoot. Every
+    /// square looked at is traced.
+    #[inline(never)]
     fn in_fog(&mut self, auras: &Auras, kind: u16) -> bool {
         if auras.sees_in_fog[kind as usize] || auras.fog_reach == 0 {
             return false;
@@ -702,6 +753,10 @@ impl Ctx<'_> {
         let r = auras.fog_reach as i32;
         for dy in -r..=r {
             for dx in -r..=r {
+                let off_lines = dx != 0 && dy != 0 && dx.abs() != dy.abs();
+                if auras.fog_lines && off_lines {
+                    continue;
+                }
                 let Some(at) = dims.square(x + dx, y + dy) else {
                     continue;
                 };
@@ -722,13 +777,28 @@ impl Ctx<'_> {
     }
 
     /// The pieces next to `to` that a burning piece landing there burns (a [`Move::line`]
-    /// mask over [`NEIGHBOURS`]), of either side; they are read, so they are traced.
+    /// mask over [`NEIGHBOURS`]), as the rule set's [`Burning`] says; they are read, so they
+    /// are traced.
     fn burn_mask(&mut self, to: usize) -> u64 {
+        let burning = self.rules.burning;
         let stride = self.pos.stride() as isize;
         let mut mask = 0;
         for (i, &(dx, dy)) in NEIGHBOURS.iter().enumerate() {
             let c = self.cell(to.wrapping_add_signed(dy as isize * stride + dx as isize));
-            if c != EMPTY && c != OFF {
+            let Some(p) = decode(c) else {
+                continue;
+            };
+            let enemy = cell_side(c) != self.side;
+            if self.kinds.burns[p.kind as usize] {
+                if burning.fireproof {
+                    continue;
+                }
+                if enemy && burning.arrivals {
+                    // Burnt as it arrives, before it burns anything.
+                    return 0;
+                }
+            }
+            if enemy || burning.own {
                 mask |= 1 << i;
             }
         }
@@ -1073,9 +1143,14 @@ pub(crate) fn piece_moves_traced(
     };
     let side = piece.side.index();
     let fx = kinds.effects.as_ref();
-    let compiled = fx
-        .and_then(|fx| fx.alternative(pos, piece))
-        .unwrap_or(&kinds.compiled[piece.kind as usize][side]);
+    let own = &kinds.compiled[piece.kind as usize][side];
+    let (compiled, can_promote) = match fx {
+        Some(fx) => under_effects(fx, pos, piece, own),
+        None => (
+            own,
+            kinds.promotes[piece.kind as usize] && (!piece.promoted || rules.repromote),
+        ),
+    };
     let start = out.len();
     let mut keys = std::mem::take(&mut scratch.keys);
     keys.clear();
@@ -1086,10 +1161,7 @@ pub(crate) fn piece_moves_traced(
         side,
         origin: idx,
         rank: kinds.rank[piece.kind as usize],
-        can_promote: match fx {
-            Some(fx) => fx.may_promote_in_zone(pos, piece),
-            None => kinds.promotes[piece.kind as usize] && (!piece.promoted || rules.repromote),
-        },
+        can_promote,
         stuck: kinds
             .stuck
             .get(piece.kind as usize)
@@ -1115,18 +1187,22 @@ pub(crate) fn piece_moves_traced(
         }
         ctx.fogged = ctx.in_fog(auras, piece.kind);
     }
-    let general = ctx.burns || !ctx.bars.capture.is_empty();
     // When only existence matters, stop after the first ray that yields a move.
     let done = |out: &Vec<Move>| scratch.existence && out.len() > start;
-    for ray in &compiled.simple {
-        if done(out) {
-            break;
-        }
-        if general {
-            // A burning move needs its landing's neighbours, which only `emit` looks at, and
-            // only `walk` knows immunities: the tight loop stays as tight as it was.
+    if kinds.general[piece.kind as usize] {
+        // A burning move needs its landing's neighbours, which only `emit` looks at, and only
+        // `walk` knows immunities: the tight loop stays as tight as it was.
+        for ray in &compiled.simple {
+            if done(out) {
+                break;
+            }
             ctx.walk(idx, ray, out, &mut keys, false);
-        } else {
+        }
+    } else {
+        for ray in &compiled.simple {
+            if done(out) {
+                break;
+            }
             ctx.walk_simple(ray, out, &mut keys);
         }
     }
@@ -1140,9 +1216,35 @@ pub(crate) fn piece_moves_traced(
         dedup(out, start, &keys, scratch);
     }
     if let Some(fx) = fx {
-        fx.adjust(pos, piece, out, start);
+        adjust(fx, pos, piece, out, start);
     }
     scratch.keys = keys;
+}
+
+/// The movement `piece` has under the game's effects (`own` unless they change it), and
+/// whether it may promote in the zone now. Out of line, as [`adjust`]: most games have no
+/// effects, and their generation should not pay for the code.
+#[inline(never)]
+fn under_effects<'a>(
+    fx: &'a crate::effects::EffectTable,
+    pos: &Position,
+    piece: Piece,
+    own: &'a Compiled,
+) -> (&'a Compiled, bool) {
+    let compiled = fx.alternative(pos, piece).unwrap_or(own);
+    (compiled, fx.may_promote_in_zone(pos, piece))
+}
+
+/// The game's effects on the moves `piece` generated, `out[start..]` (promotion by capture).
+#[inline(never)]
+fn adjust(
+    fx: &crate::effects::EffectTable,
+    pos: &Position,
+    piece: Piece,
+    out: &mut Vec<Move>,
+    start: usize,
+) {
+    fx.adjust(pos, piece, out, start);
 }
 
 /// Removes later duplicates among `out[start..]`, keeping the first of each. Moves are the

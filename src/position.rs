@@ -104,9 +104,10 @@ pub struct Position {
     hash: u64,
     /// Per side, a bit per mailbox cell holding one of its pieces.
     occupied: [Box<[u64]>; 2],
-    /// Pieces on the board per kind and side (index `kind * 2 + side`), grown as kinds are
-    /// met: game rules that depend on whether a kind is still on the board read it.
-    counts: Vec<u16>,
+    /// Pieces on the board per kind and side (index `kind * 2 + side`), sized for the
+    /// catalogue when the board is made: game rules that depend on whether a kind is still on
+    /// the board read it.
+    counts: Box<[u16]>,
     /// The pieces moves made with [`crate::rules::Rules::make`] removed, with their cells, so
     /// that `unmake` can put them back: one stack per position, so no allocation per move.
     pub(crate) removed: Vec<(u32, Cell)>,
@@ -133,8 +134,9 @@ impl std::hash::Hash for Position {
 }
 
 impl Position {
-    /// An empty board with Black to move. `pad` is the border width (the longest leap).
-    pub(crate) fn empty(dims: Dims, pad: usize) -> Position {
+    /// An empty board with Black to move, for a catalogue of `kinds` kinds. `pad` is the border
+    /// width (the longest leap).
+    pub(crate) fn empty(dims: Dims, pad: usize, kinds: usize) -> Position {
         let stride = dims.files as usize + 2 * pad;
         let height = dims.ranks as usize + 2 * pad;
         let mut cells = vec![OFF; stride * height].into_boxed_slice();
@@ -155,7 +157,7 @@ impl Position {
             outcome: None,
             hash: 0,
             occupied: [vec![0; words].into(), vec![0; words].into()],
-            counts: Vec::new(),
+            counts: vec![0; kinds * 2].into(),
             removed: Vec::new(),
         }
     }
@@ -198,7 +200,7 @@ impl Position {
     /// Whether the data kept beside the cells (hash, royal counts, piece sets) agrees with
     /// the cells, recomputed from scratch; `royal[kind]` says whether a kind is royal.
     pub(crate) fn is_consistent(&self, royal: &[bool]) -> bool {
-        let mut fresh = Position::empty(self.dims, self.pad);
+        let mut fresh = Position::empty(self.dims, self.pad, royal.len());
         for (i, &c) in self.cells.iter().enumerate() {
             if c != OFF {
                 fresh.put_index(i, c, royal);
@@ -209,8 +211,7 @@ impl Position {
             && self.hash == fresh.hash
             && self.royals == fresh.royals
             && self.occupied == fresh.occupied
-            && (0..self.counts.len().max(fresh.counts.len()))
-                .all(|i| self.counts.get(i).unwrap_or(&0) == fresh.counts.get(i).unwrap_or(&0))
+            && self.counts == fresh.counts
     }
 
     /// The mailbox cells holding `side`'s pieces, the most advanced first (from the far rank
@@ -266,10 +267,8 @@ impl Position {
     /// How many pieces of this kind a side has on the board (a promoted piece counts as the
     /// kind it became).
     pub fn count(&self, side: Side, kind: KindId) -> u16 {
-        self.counts
-            .get(kind as usize * 2 + side.index())
-            .copied()
-            .unwrap_or(0)
+        let slot = kind as usize * 2 + side.index();
+        self.counts.get(slot).copied().unwrap_or(0)
     }
 
     /// Whether a side has any piece of these kinds.
@@ -329,19 +328,38 @@ impl Position {
         self.cells[idx] = cell;
     }
 
+    /// Empties a cell holding a piece and returns the piece: [`Position::put_index`] with
+    /// half the work, for make and unmake.
+    #[inline(always)]
+    pub(crate) fn take_index(&mut self, idx: usize, royal: &[bool]) -> Cell {
+        let old = self.cells[idx];
+        debug_assert!(old != EMPTY && old != OFF, "a piece to take");
+        self.tally(old, idx, royal, 1u16.wrapping_neg());
+        self.hash ^= zobrist::key(old, idx);
+        self.cells[idx] = EMPTY;
+        old
+    }
+
+    /// Puts a piece on an empty cell: [`Position::put_index`] with half the work, for make
+    /// and unmake.
+    #[inline(always)]
+    pub(crate) fn place_index(&mut self, idx: usize, cell: Cell, royal: &[bool]) {
+        debug_assert!(self.cells[idx] == EMPTY, "an empty cell to place on");
+        self.tally(cell, idx, royal, 1);
+        self.hash ^= zobrist::key(cell, idx);
+        self.cells[idx] = cell;
+    }
+
     /// Counts `cell` in (`delta` 1) or out (`delta` −1) of the royal counts and piece sets.
-    #[inline]
+    #[inline(always)]
     fn tally(&mut self, cell: Cell, idx: usize, royal: &[bool], delta: u16) {
         if cell == EMPTY {
             return;
         }
         let side = cell_side(cell);
-        let slot = ((cell >> 2) - 1) as usize * 2 + side;
-        if slot >= self.counts.len() {
-            self.counts.resize(slot + 1, 0);
-        }
-        self.counts[slot] = self.counts[slot].wrapping_add(delta);
-        if royal[((cell >> 2) - 1) as usize] {
+        let kind = ((cell >> 2) - 1) as usize;
+        self.counts[kind * 2 + side] = self.counts[kind * 2 + side].wrapping_add(delta);
+        if royal[kind] {
             self.royals[side] = self.royals[side].wrapping_add(delta);
         }
         self.occupied[side][idx / 64] ^= 1 << (idx % 64);
@@ -382,7 +400,7 @@ mod tests {
     #[test]
     fn border_is_off_board_and_squares_map_back() {
         let dims = Dims { files: 5, ranks: 4 };
-        let p = Position::empty(dims, 2);
+        let p = Position::empty(dims, 2, 1);
         for sq in dims.squares() {
             let i = p.index(sq);
             assert_eq!(p.cell(i), EMPTY);

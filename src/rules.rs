@@ -38,7 +38,7 @@ impl std::fmt::Debug for Rules {
 }
 
 /// The game's auras, read off its kinds (`None` when no kind has one: no cost in generation).
-fn auras(game: &Game, compiled: &[[Compiled; 2]]) -> Option<movegen::Auras> {
+fn auras(game: &Game, rs: &RuleSet, compiled: &[[Compiled; 2]]) -> Option<movegen::Auras> {
     let kinds = &game.catalogue.kinds;
     if !kinds.iter().any(|k| k.freezes || k.fog > 0) {
         return None;
@@ -55,6 +55,7 @@ fn auras(game: &Game, compiled: &[[Compiled; 2]]) -> Option<movegen::Auras> {
         fog: kinds.iter().map(|k| k.fog).collect(),
         sees_in_fog: kinds.iter().map(|k| k.sees_in_fog).collect(),
         fog_reach: kinds.iter().map(|k| k.fog).max().unwrap_or(0),
+        fog_lines: rs.options.within == effects::Within::Lines,
     })
 }
 
@@ -159,10 +160,14 @@ impl Rules {
                 .collect(),
             effects: None,
             burns: game.catalogue.kinds.iter().map(|k| k.burns).collect(),
+            general: Vec::new(),
             auras: None,
         };
         let kinds = KindTable {
-            auras: auras(&game, &kinds.compiled),
+            auras: auras(&game, &rs, &kinds.compiled),
+            general: (kinds.burns.iter().zip(&kinds.bars))
+                .map(|(&burns, bars)| burns || !bars.capture.is_empty())
+                .collect(),
             ..kinds
         };
         let vital = (0..game.catalogue.len() as KindId)
@@ -184,6 +189,7 @@ impl Rules {
                 options: &rs.options,
                 repromote: rs.params.repromote,
                 dims,
+                burning: rs.params.burning,
                 compile: &|patterns| {
                     let c = |side| Compiled::new(patterns, side, stride, board_max);
                     Ok([c(Side::Black)?, c(Side::White)?])
@@ -265,7 +271,7 @@ impl Rules {
 
     /// An empty board of this game, Black to move.
     pub fn empty_position(&self) -> Position {
-        Position::empty(self.dims(), self.pad)
+        Position::empty(self.dims(), self.pad, self.vital.len())
     }
 
     /// The standard start position: the rule set's setup, or the game's.
@@ -309,13 +315,7 @@ impl Rules {
             return false;
         }
         let end = &self.game.end;
-        end.is_any_piece() || {
-            let mut has = vec![false; self.vital.len()];
-            for (_, p) in pos.pieces().filter(|(_, p)| p.side == side) {
-                has[p.kind as usize] = true;
-            }
-            end.survives(|k| has[k as usize])
-        }
+        end.is_any_piece() || end.survives(|k| pos.count(side, k) > 0)
     }
 
     /// Every legal move of the side to move (none once the game is over), appended to `out`.
