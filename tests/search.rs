@@ -191,29 +191,101 @@ fn a_node_limit_makes_the_search_repeatable() {
     assert!(a.nodes <= 4000 && a.nodes >= 3990, "{}", a.nodes);
 }
 
+/// A stop seen is obeyed at once: no node is searched after the one that sees the flag, and
+/// the move returned is the best of the last completed depth (deterministic: the flag is set
+/// by the search's own thread, from its report of depth 2).
 #[test]
-fn the_stop_flag_returns_a_legal_move_at_once() {
-    let r = Arc::new(Rules::builtin("taikyoku", "wikipedia").expect("loads"));
+fn the_stop_flag_is_obeyed_at_the_next_node() {
+    let r = sho_rules();
+    let p = midgame(&r, 8);
+    let stop = AtomicBool::new(false);
+    let mut reported = None;
+    let res = searcher(&r).search(&p, &Limits::default(), &stop, &mut |i| {
+        if i.depth == 2 {
+            stop.store(true, Ordering::Relaxed);
+            reported = Some((i.nodes, i.pv[0]));
+        }
+    });
+    let (nodes, best) = reported.expect("depth 2 reported");
+    assert_eq!(res.nodes, nodes + 1, "only the root of depth 3 is entered");
+    assert_eq!((res.depth, res.best), (2, Some(best)));
+    // A flag already set: the first root move, legal, after at most one node.
+    let t = Arc::new(Rules::builtin("taikyoku", "wikipedia").expect("loads"));
+    let q = t.start_position();
+    let res = searcher(&t).search(&q, &Limits::default(), &stop, &mut |_| {});
+    assert!(t.legal_moves(&q).contains(&res.best.expect("a move")));
+    assert!(res.nodes <= 1, "{}", res.nodes);
+}
+
+/// The CPU time a thread has used (`clock` from `pthread_getcpuclockid`, or this thread's).
+fn cpu_time(clock: libc::clockid_t) -> Duration {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: a valid clock id and a timespec to write to.
+    assert_eq!(unsafe { libc::clock_gettime(clock, &mut t) }, 0);
+    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
+}
+
+/// Stops a search of the Taikyoku opening (in a thread of its own) after `after`; returns the
+/// CPU time the searching thread used from the flag to its return, the wall time, and the
+/// move.
+fn stop_search_after(
+    r: &Arc<Rules>,
+    threads: usize,
+    after: Duration,
+) -> (Duration, Duration, Move) {
+    use std::os::unix::thread::JoinHandleExt;
     let p = r.start_position();
-    let mut s = searcher(&r);
+    let mut s = threaded(r, threads);
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
-    let setter = std::thread::spawn(move || {
-        std::thread::sleep(Duration::from_millis(300));
-        flag.store(true, Ordering::Relaxed);
-        Instant::now()
+    let search = std::thread::spawn(move || {
+        // A time limit, so that a search deaf to the flag fails the test rather than hangs it.
+        let limits = Limits {
+            movetime: Some(Duration::from_secs(10)),
+            ..Limits::default()
+        };
+        let res = s.search(&p, &limits, &flag, &mut |_| {});
+        (cpu_time(libc::CLOCK_THREAD_CPUTIME_ID), Instant::now(), res)
     });
-    let res = s.search(&p, &Limits::default(), &stop, &mut |_| {});
-    let returned = Instant::now();
-    let set = setter.join().expect("setter");
-    let best = res.best.expect("a move");
-    assert!(r.legal_moves(&p).contains(&best));
-    // The issue asks for 50 ms; a debug build on a busy machine gets a generous bound.
-    let late = returned.saturating_duration_since(set);
-    assert!(
-        late < Duration::from_millis(250),
-        "returned {late:?} after the stop"
+    let mut clock: libc::clockid_t = 0;
+    // SAFETY: the thread is running (it searches until stopped) and the id is written to.
+    assert_eq!(
+        unsafe { libc::pthread_getcpuclockid(search.as_pthread_t(), &mut clock) },
+        0
     );
+    std::thread::sleep(after);
+    let used = cpu_time(clock);
+    stop.store(true, Ordering::Relaxed);
+    let set = Instant::now();
+    let (cpu, returned, res) = search.join().expect("search");
+    (cpu - used, returned - set, res.best.expect("a move"))
+}
+
+/// The stop flag returns a legal move within 50 ms. What the search does after the flag is
+/// measured in the searching thread's CPU time, which a loaded machine does not stretch (a
+/// debug build; release takes far less, see the README); the wall time must be under 50 ms in
+/// at least one of a few tries (a busy machine may not run the thread at once every time).
+#[test]
+fn the_stop_flag_returns_a_legal_move_within_50_ms() {
+    let r = Arc::new(Rules::builtin("taikyoku", "wikipedia").expect("loads"));
+    let legal = r.legal_moves(&r.start_position());
+    let mut walls = Vec::new();
+    for threads in [1, 2, 1, 2, 1, 2] {
+        let (cpu, wall, best) = stop_search_after(&r, threads, Duration::from_millis(400));
+        assert!(legal.contains(&best));
+        assert!(
+            cpu < Duration::from_millis(50),
+            "{threads} threads: {cpu:?} of CPU after the stop"
+        );
+        walls.push(wall);
+        if walls.len() >= 2 && walls.iter().any(|w| *w < Duration::from_millis(50)) {
+            return;
+        }
+    }
+    panic!("never returned within 50 ms of the stop: {walls:?}");
 }
 
 #[test]
@@ -309,4 +381,30 @@ fn helper_threads_stop_with_the_main_thread() {
     let res = threaded(&r, 2).search(&p, &limits, &AtomicBool::new(false), &mut |_| {});
     assert!(r.legal_moves(&p).contains(&res.best.expect("a move")));
     assert!(res.nodes >= 300, "the main thread's 300 and the helper's");
+}
+
+/// The stop latency measured (not a pass/fail bound): 30 searches of the Taikyoku opening,
+/// 1 and 2 threads, stopped after 150 to 550 ms; prints the CPU time and the wall time from
+/// the flag to the return, median and worst. Run in a release build:
+/// `cargo test --release --test search -- --ignored --nocapture stop_latency`.
+#[test]
+#[ignore]
+fn stop_latency() {
+    let r = Arc::new(Rules::builtin("taikyoku", "wikipedia").expect("loads"));
+    for threads in [1, 2] {
+        let (mut cpus, mut walls): (Vec<_>, Vec<_>) = (0..15u64)
+            .map(|i| {
+                let after = Duration::from_millis(150 + i * 97 % 400);
+                let (cpu, wall, _) = stop_search_after(&r, threads, after);
+                (cpu, wall)
+            })
+            .unzip();
+        cpus.sort();
+        walls.sort();
+        eprintln!(
+            "{threads} thread(s), 15 stops: CPU after the flag median {:?} worst {:?}; \
+             wall median {:?} worst {:?}",
+            cpus[7], cpus[14], walls[7], walls[14]
+        );
+    }
 }
