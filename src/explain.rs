@@ -9,7 +9,7 @@
 use crate::betza::octant;
 use crate::catalogue::KindId;
 use crate::geometry::{Side, Square, Vec2};
-use crate::position::Piece;
+use crate::position::{Piece, Position};
 use crate::rules::Rules;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
@@ -154,23 +154,24 @@ impl<'a> Lab<'a> {
         n
     }
 
-    /// The piece's moves with enemies on every square at the king distances `rings` selects.
-    fn probe(&self, rings: impl Fn(i32) -> bool) -> Probe {
+    /// The piece in the middle of a board with enemies on the squares `enemy` selects (as
+    /// offsets from it): the position, where the piece stands, and the enemies' offsets.
+    fn board(&self, enemy: impl Fn(Vec2) -> bool) -> (Position, Square, HashSet<Vec2>) {
         let dims = self.rules.dims();
         let mut pos = self.rules.empty_position();
         let (cx, cy) = self.centre;
-        let mut probe = Probe::default();
+        let mut occupied = HashSet::new();
         for sq in dims.squares() {
             let (x, y) = dims.xy(sq);
             let v = Vec2::new(x - cx, y - cy);
-            if v.king_len() > 0 && rings(v.king_len()) {
+            if v.king_len() > 0 && enemy(v) {
                 let enemy = Piece {
                     kind: self.enemy,
                     side: Side::White,
                     promoted: false,
                 };
                 self.rules.put(&mut pos, sq, Some(enemy));
-                probe.occupied.insert(v);
+                occupied.insert(v);
             }
         }
         let from = dims.square(cx, cy).expect("the centre is on the board");
@@ -180,6 +181,32 @@ impl<'a> Lab<'a> {
             promoted: false,
         };
         self.rules.put(&mut pos, from, Some(piece));
+        (pos, from, occupied)
+    }
+
+    /// With a lone enemy at `v`: whether a move shoots it, and whether a move burns it.
+    fn lone(&self, v: Vec2) -> (bool, bool) {
+        let (pos, from, _) = self.board(|w| w == v);
+        let dims = self.rules.dims();
+        let Some(sq) = dims.square(self.centre.0 + v.x, self.centre.1 + v.y) else {
+            return (false, false);
+        };
+        let moves = self.rules.moves_from_all_paths(&pos, from);
+        (
+            moves.iter().any(|m| m.shots().any(|s| s == sq)),
+            moves.iter().any(|m| m.burnt(dims).any(|s| s == sq)),
+        )
+    }
+
+    /// The piece's moves with enemies on every square at the king distances `rings` selects.
+    fn probe(&self, rings: impl Fn(i32) -> bool) -> Probe {
+        let dims = self.rules.dims();
+        let (cx, cy) = self.centre;
+        let (pos, from, occupied) = self.board(|v| rings(v.king_len()));
+        let mut probe = Probe {
+            occupied,
+            ..Probe::default()
+        };
         let at = |s: Square| {
             let (x, y) = dims.xy(s);
             Vec2::new(x - cx, y - cy)
@@ -265,6 +292,12 @@ enum Mark {
     Range,
     Second,
     Igui,
+    /// A lone enemy here can be shot.
+    Shot,
+    /// A lone enemy here is burnt by a move landing next to it.
+    Burnt,
+    /// Within its aura: no enemy shooter here may shoot (a fog).
+    Aura,
 }
 
 impl Mark {
@@ -277,6 +310,9 @@ impl Mark {
             Mark::Range => '◆',
             Mark::Second => '◎',
             Mark::Igui => '!',
+            Mark::Shot => '×',
+            Mark::Burnt => '▒',
+            Mark::Aura => '░',
         }
     }
 }
@@ -316,6 +352,12 @@ struct Observed {
     most_taken: usize,
     range: bool,
     shots: Shots,
+    /// Squares where a lone enemy is shot, or burnt, by some move.
+    shot_at: BTreeSet<Vec2>,
+    burnt_at: BTreeSet<Vec2>,
+    /// Its aura: how far its fog reaches, and whether it freezes (nets).
+    fog: i32,
+    freezes: bool,
 }
 
 /// What the piece shoots (takes from afar without moving there), seen on the probes.
@@ -391,8 +433,10 @@ impl Movement {
     pub fn of(rules: &Rules, kind: KindId) -> Movement {
         let lab = Lab::new(rules, kind);
         let obs = observe(&lab);
+        let mut words = words(&obs);
+        words.extend(aura_words(rules, kind, &obs));
         Movement {
-            words: words(&obs),
+            words,
             diagram: diagram(&obs),
             captures: capture_words(rules, &obs, rules.catalogue().kind(kind).burns),
         }
@@ -440,6 +484,10 @@ fn observe(lab: &Lab) -> Observed {
         most_taken: 0,
         range: false,
         shots: Shots::default(),
+        shot_at: BTreeSet::new(),
+        burnt_at: BTreeSet::new(),
+        fog: lab.rules.catalogue().kind(lab.kind).fog as i32,
+        freezes: lab.rules.catalogue().kind(lab.kind).freezes,
     };
     for p in rings.iter().chain(&hops) {
         obs.ends_on_enemy |= p.single.keys().any(|v| p.occupied.contains(v))
@@ -450,6 +498,23 @@ fn observe(lab: &Lab) -> Observed {
     if !obs.shots.reach.is_empty() {
         // Two rings beyond the first: a shot that takes the outer one passes the inner one.
         obs.shots.observe(&lab.probe(|d| d == 2 || d == 3));
+    }
+    if !obs.shots.reach.is_empty() || lab.rules.catalogue().kind(lab.kind).burns {
+        for y in -MAX_RADIUS..=MAX_RADIUS {
+            for x in -MAX_RADIUS..=MAX_RADIUS {
+                let v = Vec2::new(x, y);
+                if v.king_len() == 0 || !lab.on_board(v) {
+                    continue;
+                }
+                let (shot, burnt) = lab.lone(v);
+                if shot {
+                    obs.shot_at.insert(v);
+                }
+                if burnt {
+                    obs.burnt_at.insert(v);
+                }
+            }
+        }
     }
     // Multi-leg moves on the empty board and among one to four rings of pieces: where they
     // can stop, take pieces on the way, and go on. The diagram shows the first two.
@@ -862,6 +927,47 @@ fn words(obs: &Observed) -> Vec<String> {
     out
 }
 
+/// What its aura does to enemy pieces, in words (Kō shōgi's nets and fog), and whether it
+/// shoots within an enemy fog.
+fn aura_words(rules: &Rules, kind: KindId, obs: &Observed) -> Vec<String> {
+    let cat = rules.catalogue();
+    let k = cat.kind(kind);
+    let mut out = Vec::new();
+    if obs.freezes {
+        let mut lines: Vec<Vec2> = obs
+            .lines
+            .iter()
+            .filter(|l| l.slide > 1 || l.rider.is_some())
+            .map(|l| l.dir)
+            .collect();
+        lines.sort_by_key(|v| (-v.y, v.x));
+        out.push(format!(
+            "freezes the first enemy piece on each line it ranges along ({}): that piece cannot move",
+            dirs_words(&lines, ", ")
+        ));
+    }
+    if obs.fog > 0 {
+        let seers: Vec<String> = cat
+            .kinds
+            .iter()
+            .filter(|o| o.sees_in_fog)
+            .map(|o| o.name.clone())
+            .collect();
+        let except = match seers.len() {
+            0 => String::new(),
+            _ => format!(" (except the {})", or_list(&seers)),
+        };
+        out.push(format!(
+            "fog: no enemy piece within {} of it may shoot{except}",
+            squares(obs.fog)
+        ));
+    }
+    if k.sees_in_fog && cat.kinds.iter().any(|o| o.fog > 0) && !obs.shots.reach.is_empty() {
+        out.push("shoots within an enemy fog all the same".into());
+    }
+    out
+}
+
 /// How far the diagram must reach to show everything that does not go to the edge.
 fn radius(obs: &Observed) -> i32 {
     let mut r = 2;
@@ -884,6 +990,10 @@ fn radius(obs: &Observed) -> i32 {
             r = r.max(c.far);
         }
     }
+    for v in obs.shot_at.iter().chain(&obs.burnt_at) {
+        r = r.max(v.king_len());
+    }
+    r = r.max(obs.fog);
     (r + 1).clamp(3, MAX_RADIUS)
 }
 
@@ -939,6 +1049,17 @@ fn diagram(obs: &Observed) -> String {
     for &v in &obs.igui {
         note(v, Mark::Igui);
     }
+    for &v in &obs.shot_at {
+        note(v, Mark::Shot);
+    }
+    for &v in &obs.burnt_at {
+        note(v, Mark::Burnt);
+    }
+    for y in -obs.fog..=obs.fog {
+        for x in -obs.fog..=obs.fog {
+            note(Vec2::new(x, y), Mark::Aura);
+        }
+    }
     let mut out = String::new();
     for y in (-radius..=radius).rev() {
         let mut row = String::new();
@@ -959,7 +1080,8 @@ fn diagram(obs: &Observed) -> String {
 
 /// The diagram's key.
 pub const LEGEND: &str = "☖ the piece (facing up)  ○ steps (or limited range)  │─╱╲ ranges any distance  ☆ jumps to\n\
-◇ ranges jumping over pieces  ◆ range capture  ◎ reached by a multi-leg move  ! igui (captures there without moving)";
+◇ ranges jumping over pieces  ◆ range capture  ◎ reached by a multi-leg move  ! igui (captures there without moving)\n\
+× a lone enemy here can be shot  ▒ a lone piece here is burnt  ░ its fog: no enemy shooter here may shoot";
 
 /// How the piece captures, in words, from what the probes showed and the rule set.
 fn capture_words(rules: &Rules, obs: &Observed, burns: bool) -> String {

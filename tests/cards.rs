@@ -365,6 +365,19 @@ fn check_card(r: &Rules, k: KindId, m: &Movement) {
     }
 }
 
+/// A card as the golden files show it: code, name, Betza, words, captures, diagram.
+fn card_text(card: &PieceCard) -> String {
+    let mut out = format!("{} {} {}\n", card.code, card.name, card.betza);
+    for w in &card.movement.words {
+        out.push_str(&format!("  - {w}\n"));
+    }
+    out.push_str(&format!("  captures: {}\n", card.movement.captures));
+    for row in card.movement.diagram.lines() {
+        out.push_str(&format!("  {row}\n"));
+    }
+    out
+}
+
 /// Checks every card of a rule set, and returns them as text for the golden file.
 fn cards(name: &str) -> String {
     let r = rules(name);
@@ -372,14 +385,7 @@ fn cards(name: &str) -> String {
     for k in &r.catalogue().kinds {
         let card = PieceCard::new(r, k.id);
         check_card(r, k.id, &card.movement);
-        out.push_str(&format!("{} {} {}\n", card.code, card.name, card.betza));
-        for w in &card.movement.words {
-            out.push_str(&format!("  - {w}\n"));
-        }
-        out.push_str(&format!("  captures: {}\n", card.movement.captures));
-        for row in card.movement.diagram.lines() {
-            out.push_str(&format!("  {row}\n"));
-        }
+        out.push_str(&card_text(&card));
     }
     out
 }
@@ -397,4 +403,140 @@ fn golden_cards_umebayashi() {
 #[test]
 fn golden_cards_atsa() {
     insta::assert_snapshot!("atsa", cards("atsa"));
+}
+
+/// Kō shōgi: the moves of a lone Black `code` in the middle of the board, with a White `enemy`
+/// at an offset when given; and where the move reaching offset `v` ends or stops (not shots).
+fn ko_moves(r: &Rules, code: &str, enemy: Option<(&str, Off)>) -> Vec<taikyoku::movegen::Move> {
+    let c = (r.dims().files as i32 - 1) / 2;
+    let mut pieces = vec![(code, B, c, c)];
+    pieces.extend(enemy.map(|(e, v)| (e, W, c + v.0, c + v.1)));
+    let p = position(r, B, &pieces);
+    r.moves_from_all_paths(&p, sq(r, c, c))
+}
+
+/// The offset of `s` from the middle of the board.
+fn ko_off(r: &Rules, s: taikyoku::geometry::Square) -> Off {
+    let c = (r.dims().files as i32 - 1) / 2;
+    let (x, y) = r.dims().xy(s);
+    (x - c, y - c)
+}
+
+/// Where moves end or stop (shots aside), as offsets.
+fn ko_goes(r: &Rules, moves: &[taikyoku::movegen::Move]) -> BTreeSet<Off> {
+    let mut out = BTreeSet::new();
+    for m in moves {
+        out.insert(ko_off(r, m.to));
+        for (i, &s) in m.path().iter().enumerate() {
+            if !m.is_shot(i) {
+                out.insert(ko_off(r, s));
+            }
+        }
+    }
+    out
+}
+
+/// Kō shōgi, every kind under the standard rules and every other reading under its rule set:
+/// the card's diagram marks × exactly where the generator shoots a lone enemy, ▒ where it
+/// burns one, ░ its fog's reach, a move mark only where a move goes, nothing elsewhere; and
+/// the words say it shoots, burns, freezes or fogs exactly when it does.
+#[test]
+fn ko_diagrams_mark_shots_burns_and_auras_as_the_generator_does() {
+    let game = taikyoku::game::Game::builtin("koshogi").unwrap();
+    let standard = ko("standard");
+    let c0 = (standard.dims().files as i32 - 1) / 2;
+    for rs in game.rule_sets.iter().map(|r| r.name.clone()) {
+        let r = ko(&rs);
+        let cat = r.catalogue();
+        // The explainer's probe enemy: the first kind without a rank that is not royal.
+        let enemy = cat
+            .kinds
+            .iter()
+            .find(|k| k.rank.is_none() && !k.royal)
+            .map(|k| k.code.clone())
+            .unwrap();
+        for k in &cat.kinds {
+            let reading = &r.readings[k.id as usize];
+            if rs != "standard" && reading.betza == standard.readings[k.id as usize].betza {
+                continue;
+            }
+            let may_shoot = reading
+                .patterns
+                .iter()
+                .any(|p| p.legs.iter().any(|l| l.shoot));
+            let m = Movement::of(r, k.id);
+            let ctx = format!("{} under {rs}", k.code);
+            let alone = ko_moves(r, &k.code, None);
+            let goes_empty = ko_goes(r, &alone);
+            // Where it ends (a multi-leg move's stops on the way are not drawn).
+            let ends: BTreeSet<Off> = alone.iter().map(|m| ko_off(r, m.to)).collect();
+            let rows: Vec<&str> = m.diagram.lines().collect();
+            let radius = rows.len() as i32 / 2;
+            let (mut shoots, mut burns) = (false, false);
+            for (i, row) in rows.iter().enumerate() {
+                for (j, c) in row.chars().step_by(2).enumerate() {
+                    let v = (j as i32 - radius, radius - i as i32);
+                    if v == (0, 0) || !r.dims().contains(c0 + v.0, c0 + v.1) {
+                        continue;
+                    }
+                    let (mut shot, mut burnt, mut goes) = (false, false, goes_empty.contains(&v));
+                    if may_shoot || k.burns {
+                        let moves = ko_moves(r, &k.code, Some((&enemy, v)));
+                        shot = moves.iter().any(|m| m.shots().any(|s| ko_off(r, s) == v));
+                        burnt = moves
+                            .iter()
+                            .any(|m| m.burnt(r.dims()).any(|s| ko_off(r, s) == v));
+                        goes |= ko_goes(r, &moves).contains(&v);
+                    }
+                    let fog = v.0.abs().max(v.1.abs()) <= k.fog as i32;
+                    shoots |= shot;
+                    burns |= burnt;
+                    let right = match c {
+                        '×' => shot,
+                        '▒' => burnt && !shot,
+                        '░' => fog && !shot && !burnt,
+                        '·' => !shot && !burnt && !fog && !ends.contains(&v),
+                        _ => goes,
+                    };
+                    assert!(right, "{ctx}: square {v:?} is {c:?}:\n{}", m.diagram);
+                    assert!(
+                        goes || !(shot || burnt) || matches!(c, '×' | '▒'),
+                        "{ctx}: {v:?} shot or burnt but shown {c:?}:\n{}",
+                        m.diagram
+                    );
+                }
+            }
+            let words = m.words.join("\n");
+            assert_eq!(shoots, words.contains("shoots"), "{ctx}: {words}");
+            assert_eq!(
+                burns,
+                m.captures.contains("burning"),
+                "{ctx}: {}",
+                m.captures
+            );
+            assert_eq!(
+                k.freezes,
+                words.contains("freezes the first enemy"),
+                "{ctx}: {words}"
+            );
+            assert_eq!(
+                k.fog > 0,
+                words.contains("fog: no enemy piece within"),
+                "{ctx}: {words}"
+            );
+        }
+    }
+}
+
+/// Kō shōgi's cards under the standard rules, as text for the golden file (words, captures,
+/// diagram with its shots, burns and auras).
+#[test]
+fn golden_cards_koshogi() {
+    let r = ko("standard");
+    let mut out = String::new();
+    for k in &r.catalogue().kinds {
+        let card = PieceCard::new(r, k.id);
+        out.push_str(&card_text(&card));
+    }
+    insta::assert_snapshot!("koshogi", out);
 }

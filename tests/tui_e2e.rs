@@ -567,3 +567,78 @@ fn an_engine_that_hangs_loses_on_time_and_quitting_kills_it() {
     }
     assert!(!alive(), "the engine is killed");
 }
+
+/// A Kō shōgi position as a JSON file in `dir`: a Black bow on 10.10 with White pawns it can
+/// shoot, a Black skyward net with a White cannon first on its line, both generals.
+fn ko_position(dir: &std::path::Path) -> String {
+    let path = dir.join("ko.json");
+    let piece = |code: &str, side: &str, x: i32, y: i32| {
+        format!(r#"{{"piece": "{code}", "side": "{side}", "at": [{x}, {y}], "promoted": false}}"#)
+    };
+    let pieces = [
+        piece("GE", "black", 9, 0),
+        piece("GE", "white", 9, 18),
+        piece("LB", "black", 9, 9),
+        piece("P", "white", 10, 13),
+        piece("SN", "black", 12, 6),
+        piece("CN", "white", 16, 6),
+    ];
+    let json = format!(
+        r#"{{"to_move": "black", "pieces": [{}]}}"#,
+        pieces.join(", ")
+    );
+    std::fs::write(&path, json).unwrap();
+    format!("play --game koshogi --position {}", path.display())
+}
+
+#[test]
+fn ko_a_shot_is_entered_leg_by_leg_at_80_by_24() {
+    let Some((_dir, t)) = game("ko-shot", ko_position, (80, 24)) else {
+        return;
+    };
+    t.wait_for("Black to move");
+    // The bow: select it, land up-right (9.9), then the pawn on 9.6 is the one target.
+    t.keys(&["g"]);
+    t.keys(&["10.10", "Enter", "Enter", "k", "l"]);
+    let s = t.wait_for("then it may shoot");
+    assert!(s.contains("LB10.10-9.9"), "{s}");
+    t.keys(&["Enter"]);
+    let s = t.wait_for("choose a piece to shoot (%)");
+    assert!(s.contains("  6  .    .    .    .   %歩兵"), "{s}");
+    assert!(!s.contains("ways to end"), "no menu: {s}");
+    t.keys(&["k", "k", "k"]);
+    t.wait_for("takes the Pawn on 9.6");
+    t.keys(&["Enter"]);
+    let s = t.wait_for("1. Black LB10.10-9.9!9.6.");
+    assert!(s.contains("White to move"), "{s}");
+    assert!(s.contains("  6  .    .    .    .    ~  "), "{s}");
+    quit_at_once(&t, "q");
+}
+
+#[test]
+fn ko_a_frozen_piece_is_marked_at_240_by_70() {
+    let Some((_dir, t)) = game("ko-frozen", ko_position, (240, 70)) else {
+        return;
+    };
+    let s = t.wait_for("Black to move");
+    // The cannon on 3.13 is first on the net's sideways line: frozen, marked `=`.
+    let row = s
+        .lines()
+        .find(|l| l.trim_start().starts_with("13 "))
+        .unwrap_or_else(|| panic!("{s}"));
+    assert!(row.contains("^天網") && row.contains("=砲"), "{row}");
+    t.keys(&["g"]);
+    t.keys(&["3.13", "Enter"]);
+    let s = t.wait_for("Frozen by Black's Skyward net on 7.13");
+    assert!(s.contains("it cannot move"), "{s}");
+    // The net steps back off the line: the mark goes at once.
+    t.keys(&["g"]);
+    t.keys(&["7.13", "Enter", "Enter", "j", "Enter"]);
+    let s = t.wait_for("1. Black SN7.13-7.14.");
+    let row = s
+        .lines()
+        .find(|l| l.trim_start().starts_with("13 "))
+        .unwrap_or_else(|| panic!("{s}"));
+    assert!(row.contains("v砲") && !row.contains('='), "{row}");
+    quit_at_once(&t, "q");
+}

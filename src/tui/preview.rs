@@ -86,6 +86,9 @@ pub fn describe(h: &History, m: &Move) -> String {
     };
     let said = match v.len() {
         0 => format!("{text}: takes nothing"),
+        1 if own == 0 && m.burnt(rules.dims()).any(|s| s == v[0].0) => {
+            format!("{text}: burns the {}", name(v[0].0))
+        }
         1 if own == 0 => format!("{text}: takes the {}", name(v[0].0)),
         1 => format!("{text}: removes your own {}", name(v[0].0)),
         n => {

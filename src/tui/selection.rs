@@ -284,15 +284,15 @@ impl Selection {
     }
 }
 
-/// "Lands on 9.9: choose a piece to shoot (marked %), or Enter on 9.9 again to shoot nothing."
+/// "On 9.9: choose a piece to shoot (%), or 9.9 again for no more."
 fn shoot_prompt(h: &History, at: Square, may_stop: bool, before: &str) -> String {
     let at = h.rules().dims().square_name(at);
     let stop = if may_stop {
-        format!(", or Enter on {at} again to stop")
+        format!(", or {at} again for no more")
     } else {
         String::new()
     };
-    format!("{before}Lands on {at}: choose a piece to shoot (marked %){stop}.")
+    format!("{before}On {at}: choose a piece to shoot (%){stop}.")
 }
 
 /// "9.9, 11.9 or 10.8".

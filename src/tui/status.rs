@@ -8,7 +8,7 @@ use super::players::{self, Players, Purpose, Thinking};
 use super::theme::Theme;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::style::Modifier;
+use ratatui::style::{Modifier, Style};
 use taikyoku::geometry::Side;
 use taikyoku::history::History;
 use unicode_width::UnicodeWidthStr;
@@ -42,6 +42,7 @@ impl Status {
     }
 
     /// The turn (or the result), then the message or what the open dialog asks.
+    /// Draws the status line; returns what did not fit (for the hint line) and its style.
     pub fn draw(
         &self,
         h: &History,
@@ -49,7 +50,7 @@ impl Status {
         t: &Theme,
         area: Rect,
         buf: &mut Buffer,
-    ) {
+    ) -> Option<(String, Style)> {
         let asked = dialog.and_then(|d| d.status_line(h));
         let asking = asked.is_some();
         let text = asked.unwrap_or_else(|| self.text.clone());
@@ -92,11 +93,36 @@ impl Status {
         };
         let w = right.width() as u16;
         let room = room.saturating_sub(w + 1);
-        buf.set_stringn(x, area.y, text, room as usize, style);
+        let (line, rest) = split_at_width(&text, room as usize);
+        buf.set_stringn(x, area.y, line, room as usize, style);
         if w > 0 && x + w < area.right() {
             buf.set_string(area.right() - w, area.y, right, t.label);
         }
+        rest.map(|r| (r.to_string(), style))
     }
+}
+
+/// `text` cut at the last blank that leaves it within `width` cells, and the rest (none when
+/// it all fits).
+fn split_at_width(text: &str, width: usize) -> (&str, Option<&str>) {
+    if text.width() <= width {
+        return (text, None);
+    }
+    let mut cut = 0;
+    let mut used = 0;
+    for (i, c) in text.char_indices() {
+        used += c.to_string().width();
+        if used > width {
+            break;
+        }
+        if c == ' ' {
+            cut = i;
+        }
+    }
+    if cut == 0 {
+        return (text, None);
+    }
+    (&text[..cut], Some(text[cut..].trim_start()))
 }
 
 /// The hint line, from the keymap.

@@ -113,9 +113,7 @@ fn a_shot_is_entered_leg_by_leg_landing_then_target() {
     );
     key(&mut app, KeyCode::Enter);
     assert!(
-        app.status
-            .text
-            .contains("choose a piece to shoot (marked %)"),
+        app.status.text.contains("choose a piece to shoot (%)"),
         "{}",
         app.status.text
     );
@@ -253,5 +251,28 @@ fn what_a_moves_effects_kill_is_previewed_too() {
         app.board.doomed.contains(&sq(&app, 2, 2)),
         "{:?}",
         app.board.doomed
+    );
+}
+
+#[test]
+fn a_long_status_goes_on_in_place_of_the_key_hints_at_80_by_24() {
+    let mut app = bow();
+    app.layout(ratatui::layout::Rect::new(0, 0, 80, 24));
+    goto(&mut app, 9, 9);
+    key(&mut app, KeyCode::Enter);
+    goto(&mut app, 10, 10);
+    key(&mut app, KeyCode::Enter);
+    let t = text(&render(&app, 80, 24));
+    let bottom: Vec<&str> = t.lines().skip(22).collect();
+    assert!(
+        bottom[0].contains("On 9.9: choose a piece to shoot (%)")
+            && bottom[0].contains("standard rules"),
+        "{}",
+        bottom.join("\n")
+    );
+    assert!(
+        bottom[1].trim_end().ends_with("again for no more."),
+        "{}",
+        bottom[1]
     );
 }

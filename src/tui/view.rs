@@ -227,9 +227,23 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     if let Some(m) = a.moves {
         MoveList::draw(h, app.replay.as_ref(), t, m, buf);
     }
-    app.status.draw(h, app.dialog.as_ref(), t, a.status, buf);
-    let hint_of = (app.replay.is_some(), &app.players);
-    status::draw_hint(&app.keymap, hint_of, t, a.hint, buf);
+    let rest = app.status.draw(h, app.dialog.as_ref(), t, a.status, buf);
+    // What the status line could not hold goes on below, in place of the key hints.
+    match rest {
+        Some((text, style)) if app.players.thinking().is_none() => {
+            buf.set_stringn(
+                a.hint.x + 1,
+                a.hint.y,
+                text,
+                a.hint.width.saturating_sub(1) as usize,
+                style,
+            );
+        }
+        _ => {
+            let hint_of = (app.replay.is_some(), &app.players);
+            status::draw_hint(&app.keymap, hint_of, t, a.hint, buf);
+        }
+    }
     if let Some(d) = &app.dialog {
         // Over the board and panels, never over the status and hint lines.
         let over = Rect {
