@@ -152,6 +152,24 @@ impl PlayersArgs {
     fn sides(&self) -> [Option<Player>; 2] {
         [self.black.clone(), self.white.clone()]
     }
+
+    /// `--time`, refused when no engine plays: the computer plays by its level, and a
+    /// clock silently ignored would mislead.
+    fn engine_time(&self) -> Result<Option<TimeControl>, CliError> {
+        let engine = self
+            .sides()
+            .iter()
+            .flatten()
+            .any(|p| matches!(p, Player::Engine(_)));
+        match self.time {
+            Some(t) if !engine => Err(CliError::Usage(format!(
+                "--time {t}: the clock of an ATSI engine (--black/--white CMD), and none plays; \
+                 the computer plays by its level's time a move (computer:easy, computer:hard, \
+                 computer:30s)"
+            ))),
+            t => Ok(t),
+        }
+    }
 }
 
 #[derive(Args, Debug, Clone)]
@@ -435,7 +453,7 @@ fn open_record(
         read_only,
         offer_resume: false,
         players: players.sides(),
-        engine_time: players.time,
+        engine_time: players.engine_time()?,
     };
     Ok(play(rules, pos, options)?)
 }
@@ -493,7 +511,7 @@ pub fn run(
                 game,
                 read_only: false,
                 players: a.players.sides(),
-                engine_time: a.players.time,
+                engine_time: a.players.engine_time()?,
             };
             Ok(play(rules, pos, options)?)
         }

@@ -127,6 +127,10 @@ pub enum HostError {
     Unsupported(String),
     #[error("resigned{}", .0.as_ref().map(|r| format!(" ({r})")).unwrap_or_default())]
     Resigned(Option<String>),
+    /// It answered what it was told with `log error: …` instead of moving (an engine that
+    /// plays another game or rule set, or does not read our move): it will not move.
+    #[error("refused what it was told ({0:?}): is it playing this game and rule set?")]
+    Refused(String),
     /// Its input was full for longer than the write timeout.
     #[error("stopped reading its input (a line waited {0:.1?} to be read)")]
     NotReading(Duration),
@@ -420,6 +424,10 @@ impl EngineProcess {
                     return Err(HostError::Resigned(Some("it quit".into())));
                 }
                 Some(EngineReply::Eval(v)) => eval = Some(v.round() as i32),
+                // ATSI has no error reply; engines (ours) say so in a `log` and wait.
+                Some(EngineReply::Log(text)) if text.starts_with("error") => {
+                    return Err(HostError::Refused(notation::shorten(&text)));
+                }
                 Some(EngineReply::Log(text)) => info = Some(text),
                 _ => {}
             }
@@ -975,6 +983,11 @@ mod tests {
         let (r, _) = first_move("echo 'hello there'");
         assert!(
             matches!(r, Err(HostError::Garbage { ref line, .. }) if line == "hello there"),
+            "{r:?}"
+        );
+        let (r, _) = first_move("echo 'log error: opmove: no such move'");
+        assert!(
+            matches!(r, Err(HostError::Refused(ref why)) if why == "error: opmove: no such move"),
             "{r:?}"
         );
         let (r, _) = first_move("echo 'resign tired'");

@@ -120,6 +120,16 @@ fn positions_round_trip_through_the_command_line() {
     assert!(e.contains("rows"), "{e}");
 }
 
+/// `--time` is an engine's clock: with no engine playing it is refused, not ignored.
+#[test]
+fn a_clock_without_an_engine_is_refused() {
+    let e = fails(&["play", "--white", "computer", "--time", "60+1"]);
+    assert!(
+        e.contains("--time 60+1: the clock of an ATSI engine") && e.contains("computer:30s"),
+        "{e}"
+    );
+}
+
 #[test]
 fn rules_lists_the_rule_sets_and_their_differences() {
     let out = ok(&["rules"]);
