@@ -294,6 +294,9 @@ pub(crate) struct EffectTable {
     promotes_to: Vec<Option<KindId>>,
     repromote: bool,
     dims: Dims,
+    /// Per kind: it burns; `None` unless a piece arriving next to an enemy one is burnt.
+    burnt_on_arrival: Option<Vec<bool>>,
+    fireproof: bool,
 }
 
 /// What [`EffectTable::build`] needs from the rule set.
@@ -303,6 +306,7 @@ pub(crate) struct Build<'a> {
     pub options: &'a EffectOptions,
     pub repromote: bool,
     pub dims: Dims,
+    pub burning: crate::movegen::Burning,
     /// Compiles a movement for both sides.
     pub compile: Compile<'a>,
 }
@@ -311,7 +315,9 @@ impl EffectTable {
     /// Compiles a game's effects; `None` when it has none (and no option asks for anything).
     pub(crate) fn build(fx: &Effects, b: Build) -> Result<Option<EffectTable>, String> {
         let n = b.catalogue.len();
-        if fx.is_empty() && b.options.zone_exempt.is_empty() {
+        let burns: Vec<bool> = b.catalogue.kinds.iter().map(|k| k.burns).collect();
+        let passive = b.burning.arrivals && burns.contains(&true);
+        if fx.is_empty() && b.options.zone_exempt.is_empty() && !passive {
             return Ok(None);
         }
         let mut promoting = vec![vec![false; n]; n];
@@ -371,6 +377,8 @@ impl EffectTable {
             promotes_to: b.promotes_to,
             repromote: b.repromote,
             dims: b.dims,
+            burnt_on_arrival: passive.then_some(burns),
+            fireproof: b.burning.fireproof,
         }))
     }
 
@@ -440,12 +448,36 @@ impl EffectTable {
         set: &dyn Fn(&mut Position, usize, Cell),
     ) -> bool {
         let mut changed = false;
-        if m.promotes() {
+        if self.burnt_on_arrival(pos, m) {
+            // It never stands there promoted: nothing is linked to its promotion.
+            set(pos, pos.index(m.to), EMPTY);
+            changed = true;
+        } else if m.promotes() {
             changed |= self.linked(pos, mover, set);
         }
         changed |= self.revert_dependents(pos, set);
         changed |= self.revert_near(pos, set);
         changed
+    }
+
+    /// Whether the piece that just arrived on `m.to` stands next to an enemy burning piece
+    /// that burns it (the rule set's `burning.arrivals`).
+    fn burnt_on_arrival(&self, pos: &Position, m: &Move) -> bool {
+        let Some(burns) = &self.burnt_on_arrival else {
+            return false;
+        };
+        let Some(me) = pos.piece_at(m.to) else {
+            return false;
+        };
+        if self.fireproof && burns[me.kind as usize] {
+            return false;
+        }
+        let (x, y) = self.dims.xy(m.to);
+        (-1..=1)
+            .flat_map(|dy| (-1..=1).map(move |dx| (dx, dy)))
+            .filter_map(|(dx, dy)| self.dims.square(x + dx, y + dy))
+            .filter_map(|sq| pos.piece_at(sq))
+            .any(|p| p.side != me.side && burns[p.kind as usize])
     }
 
     fn linked(

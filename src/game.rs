@@ -331,6 +331,9 @@ struct RawRuleSet {
     setup: Option<Spanned<String>>,
     /// How "within N points" is measured: "lines" (the default) or "square".
     within: Option<Spanned<String>>,
+    /// How burning pieces burn (the defaults: every neighbour, of either side).
+    #[serde(default)]
+    burning: crate::movegen::Burning,
 }
 
 #[derive(Deserialize)]
@@ -623,6 +626,7 @@ impl RuleSet {
                 range,
                 paths_distinct: rs.distinct_paths,
                 repromote: rs.promotion.again,
+                burning: rs.burning,
             },
             options,
             setup: None,

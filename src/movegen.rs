@@ -198,6 +198,34 @@ pub struct GenRules {
     pub paths_distinct: bool,
     /// A promoted piece may promote again (to what its new kind promotes to).
     pub repromote: bool,
+    /// How burning pieces burn.
+    pub burning: Burning,
+}
+
+/// How burning pieces (`burns = true`) burn: a rule-set option for the cases Kō shōgi's
+/// sources leave open. The default is EN's words: a burning piece burns every piece next to
+/// where it lands, of either side, another burning piece included, and nothing else burns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Burning {
+    /// A piece that ends its move next to an enemy burning piece is burnt after its move, what
+    /// it took staying taken (QB, as Tenjiku's fire demon); a burning piece arriving so dies
+    /// before it burns anything (QB).
+    pub arrivals: bool,
+    /// It burns its own side's pieces too (EN); `false`: only enemies (QB).
+    pub own: bool,
+    /// Burning pieces are never burnt: two may stand side by side.
+    pub fireproof: bool,
+}
+
+impl Default for Burning {
+    fn default() -> Burning {
+        Burning {
+            arrivals: false,
+            own: true,
+            fireproof: false,
+        }
+    }
 }
 
 /// When pieces promote.
@@ -446,6 +474,9 @@ pub(crate) struct Auras {
     pub sees_in_fog: Vec<bool>,
     /// The largest fog radius.
     pub fog_reach: u8,
+    /// A fog reaches along its eight lines only, not over the whole square around it (the
+    /// rule set's `within = "lines"`).
+    pub fog_lines: bool,
 }
 
 /// The eight king directions, by octant (counter-clockwise from +x).
@@ -709,8 +740,9 @@ impl Ctx<'_> {
         false
     }
 
-    /// Whether an enemy fog is within its reach of the piece (king distance), so that the
-    /// piece may not shoot. Every square looked at is traced.
+    /// Whether an enemy fog is within its reach of the piece (king distance; along the eight
+    /// lines only when the rule set measures so), so that the piece may not shoot. Every
+    /// square looked at is traced.
     #[inline(never)]
     fn in_fog(&mut self, auras: &Auras, kind: u16) -> bool {
         if auras.sees_in_fog[kind as usize] || auras.fog_reach == 0 {
@@ -721,6 +753,10 @@ impl Ctx<'_> {
         let r = auras.fog_reach as i32;
         for dy in -r..=r {
             for dx in -r..=r {
+                let off_lines = dx != 0 && dy != 0 && dx.abs() != dy.abs();
+                if auras.fog_lines && off_lines {
+                    continue;
+                }
                 let Some(at) = dims.square(x + dx, y + dy) else {
                     continue;
                 };
@@ -741,13 +777,28 @@ impl Ctx<'_> {
     }
 
     /// The pieces next to `to` that a burning piece landing there burns (a [`Move::line`]
-    /// mask over [`NEIGHBOURS`]), of either side; they are read, so they are traced.
+    /// mask over [`NEIGHBOURS`]), as the rule set's [`Burning`] says; they are read, so they
+    /// are traced.
     fn burn_mask(&mut self, to: usize) -> u64 {
+        let burning = self.rules.burning;
         let stride = self.pos.stride() as isize;
         let mut mask = 0;
         for (i, &(dx, dy)) in NEIGHBOURS.iter().enumerate() {
             let c = self.cell(to.wrapping_add_signed(dy as isize * stride + dx as isize));
-            if c != EMPTY && c != OFF {
+            let Some(p) = decode(c) else {
+                continue;
+            };
+            let enemy = cell_side(c) != self.side;
+            if self.kinds.burns[p.kind as usize] {
+                if burning.fireproof {
+                    continue;
+                }
+                if enemy && burning.arrivals {
+                    // Burnt as it arrives, before it burns anything.
+                    return 0;
+                }
+            }
+            if enemy || burning.own {
                 mask |= 1 << i;
             }
         }
@@ -835,6 +886,14 @@ impl Ctx<'_> {
     #[inline]
     fn walk_simple(&mut self, ray: &Ray, out: &mut Vec<Move>, keys: &mut Vec<(usize, u64)>) {
         let cells = self.pos.cells();
+        // Most rays end at once, on the edge or on one of the piece's own: say so before
+        // setting up the loop.
+        let first = self.origin.wrapping_add_signed(ray.delta);
+        let c = cells[first];
+        if c == OFF || (c != EMPTY && cell_side(c) == self.side && !ray.mode.own) {
+            self.note(first);
+            return;
+        }
         let from = self.kinds.squares[self.origin];
         let mut sq = self.origin;
         for _ in 0..ray.max {
@@ -859,19 +918,28 @@ impl Ctx<'_> {
             if c != EMPTY {
                 m.took = TOOK_TO;
             }
-            if self.clears_path
-                && let Some(u) = ray.vec.unit()
-                && ray.vec.king_len() > 1
-            {
-                m.flags |= RANGE;
-                if self.rules.range.captures_flown_over {
-                    let unit = u.y as isize * self.pos.stride() as isize + u.x as isize;
-                    m.line = self.line_between(self.origin, sq, unit);
-                }
+            if self.clears_path {
+                self.clear_path(&mut m, ray, sq);
             }
             self.promote_and_push(m, 0, captured, sq, || false, out, keys);
             if c != EMPTY {
                 return;
+            }
+        }
+    }
+
+    /// Marks a range capturer's straight move ending on `to` as a flight, with what it removes
+    /// on the way where the rule set says so. Out of line, so that the tight loop of the other
+    /// pieces does not set up for it on every ray.
+    #[inline(never)]
+    fn clear_path(&mut self, m: &mut Move, ray: &Ray, to: usize) {
+        if let Some(u) = ray.vec.unit()
+            && ray.vec.king_len() > 1
+        {
+            m.flags |= RANGE;
+            if self.rules.range.captures_flown_over {
+                let unit = u.y as isize * self.pos.stride() as isize + u.x as isize;
+                m.line = self.line_between(self.origin, to, unit);
             }
         }
     }

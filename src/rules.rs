@@ -38,7 +38,7 @@ impl std::fmt::Debug for Rules {
 }
 
 /// The game's auras, read off its kinds (`None` when no kind has one: no cost in generation).
-fn auras(game: &Game, compiled: &[[Compiled; 2]]) -> Option<movegen::Auras> {
+fn auras(game: &Game, rs: &RuleSet, compiled: &[[Compiled; 2]]) -> Option<movegen::Auras> {
     let kinds = &game.catalogue.kinds;
     if !kinds.iter().any(|k| k.freezes || k.fog > 0) {
         return None;
@@ -55,6 +55,7 @@ fn auras(game: &Game, compiled: &[[Compiled; 2]]) -> Option<movegen::Auras> {
         fog: kinds.iter().map(|k| k.fog).collect(),
         sees_in_fog: kinds.iter().map(|k| k.sees_in_fog).collect(),
         fog_reach: kinds.iter().map(|k| k.fog).max().unwrap_or(0),
+        fog_lines: rs.options.within == effects::Within::Lines,
     })
 }
 
@@ -163,7 +164,7 @@ impl Rules {
             auras: None,
         };
         let kinds = KindTable {
-            auras: auras(&game, &kinds.compiled),
+            auras: auras(&game, &rs, &kinds.compiled),
             general: (kinds.burns.iter().zip(&kinds.bars))
                 .map(|(&burns, bars)| burns || !bars.capture.is_empty())
                 .collect(),
@@ -188,6 +189,7 @@ impl Rules {
                 options: &rs.options,
                 repromote: rs.params.repromote,
                 dims,
+                burning: rs.params.burning,
                 compile: &|patterns| {
                     let c = |side| Compiled::new(patterns, side, stride, board_max);
                     Ok([c(Side::Black)?, c(Side::White)?])

@@ -645,6 +645,8 @@ fn a_fog_keeps_enemy_shooters_within_five_squares_from_shooting() {
     let p = lab_position(B, &[("BOW", B, 9, 9), ("P", W, 10, 12), ("FOG", W, 14, 14)]);
     assert!(!shoots(&p, 9, 9), "the fog is five squares away");
     assert!(!moves_at(r, &p, 9, 9).is_empty(), "it still steps");
+    let p = lab_position(B, &[("BOW", B, 9, 9), ("P", W, 10, 12), ("FOG", W, 13, 14)]);
+    assert!(!shoots(&p, 9, 9), "in the square, off the fog's lines");
     let p = lab_position(B, &[("BOW", B, 9, 9), ("P", W, 10, 12), ("FOG", W, 15, 14)]);
     assert!(shoots(&p, 9, 9), "six squares away");
     let p = lab_position(B, &[("BOW", B, 9, 9), ("P", W, 10, 12), ("FOG", B, 12, 12)]);

@@ -544,6 +544,44 @@ fn a_fog_reverts_near_an_enemy_light_measured_as_the_rule_set_says() {
 }
 
 #[test]
+fn a_fog_keeps_shooters_from_shooting_within_5_points_measured_as_the_rule_set_says() {
+    let shoots = |r: &Rules, p: &Position, x, y| {
+        r.moves_from(p, sq(r, x, y))
+            .iter()
+            .any(|m| m.shots().next().is_some())
+    };
+    // White's fog on (4, 4); Black's longbow on (8, 9) is 4 files and 5 ranks off it (in the
+    // 11×11 square, on none of its 8 lines), with a White pawn to shoot.
+    let off_line = [("+FOG", W, 4, 4), ("LB", B, 8, 9), ("P", W, 9, 12)];
+    // On one of its lines, 5 points off: (9, 4); 6 points off: (10, 4).
+    let on_line = [("+FOG", W, 4, 4), ("LB", B, 9, 4), ("P", W, 10, 7)];
+    let six = [("+FOG", W, 4, 4), ("LB", B, 10, 4), ("P", W, 11, 7)];
+    for (name, square) in [("standard", true), ("lines", false)] {
+        let r = ko(name);
+        assert_eq!(
+            shoots(r, &game(r, B, &off_line), 8, 9),
+            !square,
+            "{name}: off the lines"
+        );
+        assert!(!shoots(r, &game(r, B, &on_line), 9, 4), "{name}: on a line");
+        assert!(shoots(r, &game(r, B, &six), 10, 4), "{name}: six points");
+    }
+    // Under `lines`, the fog jumping (twice) from off the longbow's lines onto one, 3 points
+    // below it, fogs it, and the incremental generator sees it.
+    let r = ko("lines");
+    let p = game(r, W, &off_line);
+    let m = moves(r, &p, (4, 4), (8, 6))[0];
+    let mut cache = taikyoku::movecache::MoveCache::new();
+    cache.build(r, &p, B);
+    let mut q = p.clone();
+    let _undo = r.make(&mut q, &m);
+    let mut after = Vec::new();
+    cache.moves_after(r, &q, &m, &mut after);
+    assert_eq!(after, r.legal_moves(&q));
+    assert!(!shoots(r, &q, 8, 9));
+}
+
+#[test]
 fn the_governor_keeps_a_side_in_the_game_after_its_general_falls() {
     let r = ko("standard");
     let mut p = position(
@@ -626,6 +664,20 @@ fn effects_naming_an_unknown_piece_are_reported_where_written() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("expected \"lines\" or \"square\""), "{e}");
+    // A misspelt burning option is named, at its line.
+    let bad = text.replace(
+        "burning = { fireproof = true }",
+        "burning = { fireprof = true }",
+    );
+    std::fs::write(dir.path().join("rules/koshogi.toml"), &bad).unwrap();
+    let e = taikyoku::game::Game::load(&data, "koshogi")
+        .unwrap_err()
+        .to_string();
+    let line = bad.lines().position(|l| l.contains("fireprof ")).unwrap() + 1;
+    assert!(
+        e.contains("fireprof") && e.contains(&format!("koshogi.toml:{line}:")),
+        "{e}"
+    );
 }
 
 /// Random games under every rule set: make/unmake restores the position, its hash and piece
@@ -642,6 +694,8 @@ fn random_games_keep_make_unmake_hash_and_records_exact() {
         "strict",
         "cazaux",
         "stationary",
+        "passive",
+        "fireproof",
     ];
     for (seed, name) in sets.iter().enumerate() {
         let r = ko(name);
@@ -828,6 +882,91 @@ fn the_poison_flame_burns_and_the_cavalry_jumps_twice_the_same_way() {
     let ends = common::rel(r, &p, 9, 9);
     assert!(ends.contains(&(2, 4)) && ends.contains(&(0, 4)) && ends.contains(&(4, 0)));
     assert!(!ends.contains(&(3, 3)) && !ends.contains(&(1, 3)));
+}
+
+/// What stands on each of `squares` after playing `from`-`to` under the rule set (make and
+/// unmake checked on the way).
+fn after(
+    name: &str,
+    to_move: Side,
+    pieces: &[Spec],
+    from: (i32, i32),
+    to: (i32, i32),
+    squares: &[(i32, i32)],
+) -> Vec<Option<(String, Side, bool)>> {
+    let r = ko(name);
+    let mut p = game(r, to_move, pieces);
+    play(r, &mut p, from, to, false);
+    squares.iter().map(|&(x, y)| at(r, &p, x, y)).collect()
+}
+
+#[test]
+fn a_piece_arriving_next_to_an_enemy_flame_is_burnt_only_under_passive() {
+    // White's pawn takes Black's shield on (5, 6), next to Black's flame on (4, 5) (White's
+    // drum keeps its pawns' forward step).
+    let pieces = [
+        ("+PF", B, 4, 5),
+        ("SH", B, 5, 6),
+        ("P", W, 5, 7),
+        ("DR", W, 15, 15),
+    ];
+    let flame = piece("PF", B, true);
+    // Standard (EN's words): it stands there.
+    let std = after("standard", W, &pieces, (5, 7), (5, 6), &[(5, 6), (4, 5)]);
+    assert_eq!(std, [piece("P", W, false), flame.clone()]);
+    // Passive (QB): it dies after its move; the shield it took stays taken, the flame stays.
+    let qb = after("passive", W, &pieces, (5, 7), (5, 6), &[(5, 6), (4, 5)]);
+    assert_eq!(qb, [None, flame.clone()]);
+    // One's own flame does not burn an arriving piece: White's general steps next to its own.
+    let own = [("+PF", W, 17, 16)];
+    let safe = after("passive", W, &own, (18, 18), (18, 17), &[(18, 17)]);
+    assert_eq!(safe, [piece("GE", W, false)]);
+    // And the pieces burnt on arrival are in the move's effects, not its victims.
+    let r = ko("passive");
+    let p = game(r, W, &pieces);
+    let m = moves(r, &p, (5, 7), (5, 6))[0];
+    assert_eq!(r.captures(&p, &m), [sq(r, 5, 6)]);
+    assert_eq!(r.effect_changes(&p, &m).removed, [sq(r, 5, 6)]);
+}
+
+#[test]
+fn two_flames_meeting_follow_the_rule_sets_burning_options() {
+    // Black's flame steps to (8, 8): White's flame on (9, 9) and a White pawn on (7, 9) are
+    // next to it, and so are Black's own flame on (7, 7) and a Black pawn on (9, 7).
+    let pieces = [
+        ("+PF", B, 8, 7),
+        ("+PF", W, 9, 9),
+        ("P", W, 7, 9),
+        ("+PF", B, 7, 7),
+        ("P", B, 9, 7),
+    ];
+    let squares = [(8, 8), (9, 9), (7, 9), (7, 7), (9, 7)];
+    let (bf, wf) = (piece("PF", B, true), piece("PF", W, true));
+    let (bp, wp) = (piece("P", B, false), piece("P", W, false));
+    let run = |name| after(name, B, &pieces, (8, 7), (8, 8), &squares);
+    // Standard: it burns every neighbour, both flames included, and stands.
+    assert_eq!(run("standard"), [bf.clone(), None, None, None, None]);
+    // Passive: arriving next to White's flame it dies before burning anything.
+    assert_eq!(
+        run("passive"),
+        [None, wf.clone(), wp.clone(), bf.clone(), bp.clone()]
+    );
+    // Fireproof: the flames stay, the rest burns.
+    assert_eq!(
+        run("fireproof"),
+        [bf.clone(), wf.clone(), None, bf.clone(), None]
+    );
+    // Passive with no enemy flame near: it burns the enemies only.
+    let alone = [("+PF", B, 8, 7), ("P", W, 7, 9), ("P", B, 9, 7)];
+    let burnt = after(
+        "passive",
+        B,
+        &alone,
+        (8, 7),
+        (8, 8),
+        &[(8, 8), (7, 9), (9, 7)],
+    );
+    assert_eq!(burnt, [bf, None, bp]);
 }
 
 /// Depth 3 (about 30 s of CPU in a debug build since the auras are recomputed in every
