@@ -886,6 +886,14 @@ impl Ctx<'_> {
     #[inline]
     fn walk_simple(&mut self, ray: &Ray, out: &mut Vec<Move>, keys: &mut Vec<(usize, u64)>) {
         let cells = self.pos.cells();
+        // Most rays end at once, on the edge or on one of the piece's own: say so before
+        // setting up the loop.
+        let first = self.origin.wrapping_add_signed(ray.delta);
+        let c = cells[first];
+        if c == OFF || (c != EMPTY && cell_side(c) == self.side && !ray.mode.own) {
+            self.note(first);
+            return;
+        }
         let from = self.kinds.squares[self.origin];
         let mut sq = self.origin;
         for _ in 0..ray.max {
@@ -910,19 +918,28 @@ impl Ctx<'_> {
             if c != EMPTY {
                 m.took = TOOK_TO;
             }
-            if self.clears_path
-                && let Some(u) = ray.vec.unit()
-                && ray.vec.king_len() > 1
-            {
-                m.flags |= RANGE;
-                if self.rules.range.captures_flown_over {
-                    let unit = u.y as isize * self.pos.stride() as isize + u.x as isize;
-                    m.line = self.line_between(self.origin, sq, unit);
-                }
+            if self.clears_path {
+                self.clear_path(&mut m, ray, sq);
             }
             self.promote_and_push(m, 0, captured, sq, || false, out, keys);
             if c != EMPTY {
                 return;
+            }
+        }
+    }
+
+    /// Marks a range capturer's straight move ending on `to` as a flight, with what it removes
+    /// on the way where the rule set says so. Out of line, so that the tight loop of the other
+    /// pieces does not set up for it on every ray.
+    #[inline(never)]
+    fn clear_path(&mut self, m: &mut Move, ray: &Ray, to: usize) {
+        if let Some(u) = ray.vec.unit()
+            && ray.vec.king_len() > 1
+        {
+            m.flags |= RANGE;
+            if self.rules.range.captures_flown_over {
+                let unit = u.y as isize * self.pos.stride() as isize + u.x as isize;
+                m.line = self.line_between(self.origin, to, unit);
             }
         }
     }

@@ -296,9 +296,10 @@ struct Shared {
 }
 
 /// The engine: owns its tables across the moves of a game. With `threads` above 1 it searches
-/// with helper threads (Lazy SMP): they search the same root with their own move ordering,
-/// every other one a ply deeper, and share the transposition table, so the main thread finds
-/// more of its tree there; they stop when it stops, and its result is returned.
+/// with helper threads (Lazy SMP): they search the same root with their own move ordering
+/// (odd helpers take the root moves from the end, even ones search a ply deeper) and share the
+/// transposition table, so the main thread finds more of its tree there; they stop when it
+/// stops, and its result is returned. Two threads measured (`cargo bench --bench search`).
 pub struct Searcher {
     opts: SearchOptions,
     shared: Arc<Shared>,
@@ -545,13 +546,14 @@ impl Worker {
         result
     }
 
-    /// A helper thread's iterative deepening, every other helper a ply deeper, until `halt`.
+    /// A helper thread's iterative deepening until `halt`: odd helpers search the root moves
+    /// in reverse order, even ones a ply deeper.
     fn help(&mut self, job: &Job, halt: &AtomicBool) {
         let (mut pos, mat) = self.begin(job);
         self.node_limit = u64::MAX;
         self.deadline = None;
         if !self.root_moves.is_empty() {
-            let offset = (self.id % 2) as u32;
+            let offset = (self.id > 0 && self.id.is_multiple_of(2)) as u32;
             for depth in 1..=job.max_depth() {
                 self.iterate(&mut pos, (depth + offset).min(job.max_depth()), mat, halt);
                 if self.stopped {
@@ -840,8 +842,14 @@ impl Worker {
         let killers = self.plies[ply].killers;
         for (i, m) in moves.iter().enumerate() {
             let s = if root {
-                // The root list is already ordered.
-                -(i as i32)
+                // The root list is already ordered; odd helpers take it from the end (after
+                // the best move so far), so that the main thread finds the moves it comes to
+                // last already searched.
+                if self.id % 2 == 1 && i > 0 {
+                    -((moves.len() - i) as i32)
+                } else {
+                    -(i as i32)
+                }
             } else if is_move(tt_move, m) {
                 1 << 30
             } else if m.captures() || m.promotes() {
