@@ -20,6 +20,7 @@
 
 use crate::catalogue::KindId;
 use crate::geometry::{Side, Square};
+use crate::makemove::Undo;
 use crate::movegen::Move;
 use crate::position::{Cell, EMPTY, Piece, Position, cell_side, decode, encode};
 use crate::rules::Rules;
@@ -185,6 +186,17 @@ const ROYAL_HOME: i32 = 3;
 /// Centipawns per file a piece stands away from the middle (a penalty).
 pub const CENTRE: i32 = 1;
 
+/// How far from a side's last royal the enemy's pieces count as a threat (Chebyshev
+/// distance), and the share of an attacker's value each counts, in per mille, by distance
+/// (index 1 is next to the royal).
+pub const ROYAL_ZONE: i32 = 3;
+pub const ROYAL_THREAT: [i32; 4] = [0, 60, 30, 15];
+/// Centipawns per own piece next to a side's last royal (its shelter).
+pub const ROYAL_SHELTER: i32 = 12;
+/// An attacker counts at most this value (a huge piece near the royal is no worse than a
+/// big one: the search sees what it can take).
+const THREAT_CAP: i32 = 2000;
+
 /// The evaluation tables a search uses: values looked up by board cell, and the small
 /// positional terms (development, a royal staying home, the centre) by mailbox cell.
 #[derive(Clone, Debug)]
@@ -197,6 +209,10 @@ pub struct Eval {
     ahead: [Vec<i8>; 2],
     /// Per mailbox cell: files away from the middle.
     off_centre: Vec<i8>,
+    /// Per mailbox cell: its file and rank (-1 off the board).
+    xy: Vec<(i8, i8)>,
+    /// Mailbox cells per rank.
+    stride: usize,
 }
 
 impl Eval {
@@ -216,19 +232,25 @@ impl Eval {
         let board = rules.empty_position().cells().len();
         let mut ahead = [vec![0; board], vec![0; board]];
         let mut off_centre = vec![0; board];
+        let mut xy = vec![(-1, -1); board];
         for sq in dims.squares() {
             let (x, y) = dims.xy(sq);
             let i = rules.cell_index(sq);
+            xy[i] = (x as i8, y as i8);
             ahead[0][i] = y as i8;
             ahead[1][i] = (dims.ranks as i32 - 1 - y) as i8;
             // Twice the distance, so that an even number of files has no favourite.
             off_centre[i] = ((2 * x - (dims.files as i32 - 1)).abs() / 2) as i8;
         }
+        let stride = rules.cell_index(dims.square(0, 1).expect("two ranks"))
+            - rules.cell_index(dims.square(0, 0).expect("a square"));
         Eval {
             by_cell,
             royal,
             ahead,
             off_centre,
+            xy,
+            stride,
         }
     }
 
@@ -264,11 +286,58 @@ impl Eval {
             .iter()
             .enumerate()
             .filter(|&(_, &c)| c != EMPTY && c != crate::position::OFF)
-            .map(|(i, &c)| {
-                let v = self.worth(c, i);
-                if cell_side(c) == 0 { v } else { -v }
-            })
+            .map(|(i, &c)| self.signed_worth(c, i))
             .sum()
+    }
+
+    /// The safety of the royals, from the side to move's view: a side down to its last royal
+    /// loses with it, so the enemy pieces near it (weighted by their value and closeness) count
+    /// against it and its own pieces next to it for it. Not kept move by move: the search adds
+    /// it where it stands pat.
+    pub fn royal_safety(&self, pos: &Position) -> i32 {
+        let us = pos.to_move();
+        self.royal_danger(pos, us.opponent()) - self.royal_danger(pos, us)
+    }
+
+    /// How exposed `side`'s last royal is (0 while it has several, or none).
+    fn royal_danger(&self, pos: &Position, side: Side) -> i32 {
+        if pos.royals(side) != 1 {
+            return 0;
+        }
+        let Some(at) = pos
+            .side_cells(side)
+            .find(|&i| self.royal[pos.cell(i) as usize])
+        else {
+            return 0;
+        };
+        let (x0, y0) = self.xy[at];
+        let us = side.index();
+        let mut danger = 0;
+        for dy in -ROYAL_ZONE..=ROYAL_ZONE {
+            for dx in -ROYAL_ZONE..=ROYAL_ZONE {
+                let (x, y) = (x0 as i32 + dx, y0 as i32 + dy);
+                let i = at as isize + dy as isize * self.stride as isize + dx as isize;
+                if (dx, dy) == (0, 0)
+                    || i < 0
+                    || self.xy.get(i as usize) != Some(&(x as i8, y as i8))
+                {
+                    continue;
+                }
+                let c = pos.cell(i as usize);
+                if c == EMPTY {
+                    continue;
+                }
+                let d = dx.abs().max(dy.abs()) as usize;
+                if cell_side(c) == us {
+                    if d == 1 {
+                        danger -= ROYAL_SHELTER;
+                    }
+                } else {
+                    danger += self.cell_value(c).min(THREAT_CAP) * ROYAL_THREAT[d] / 1000;
+                }
+            }
+        }
+        danger
     }
 
     /// Material only, Black's minus White's.
@@ -304,10 +373,48 @@ impl Eval {
         g + self.worth(arriving, rules.cell_index(m.to)) - self.worth(mover, from)
     }
 
-    /// The cell code of `cell`'s piece promoted.
+    /// What the game's effects changed the mover's [`Eval::evaluate`] by, beyond
+    /// [`Eval::move_gain`] (Kō shōgi's linked promotions and reversions): read off `pos` right
+    /// after [`Rules::make`] returned `undo`. Zero in games without effects.
+    pub fn effects_gain(&self, pos: &Position, undo: &Undo) -> i32 {
+        let changes = undo.effect_changes(pos);
+        if changes.is_empty() {
+            return 0;
+        }
+        // A cell changed twice counts once: from its first old contents to what it holds now.
+        let delta: i32 = changes
+            .iter()
+            .enumerate()
+            .filter(|&(k, &(i, _))| changes[..k].iter().all(|&(j, _)| j != i))
+            .map(|(_, &(i, old))| {
+                let i = i as usize;
+                let now = pos.cell(i);
+                self.signed_worth(now, i) - self.signed_worth(old, i)
+            })
+            .sum();
+        // Black's view; the mover is the side not to move now.
+        if pos.to_move() == Side::White {
+            delta
+        } else {
+            -delta
+        }
+    }
+
+    /// A piece's [`Eval::worth`] from Black's view.
+    fn signed_worth(&self, cell: Cell, idx: usize) -> i32 {
+        let v = self.worth(cell, idx);
+        if cell == EMPTY || cell_side(cell) == 0 {
+            v
+        } else {
+            -v
+        }
+    }
+
+    /// The cell code of `cell`'s piece promoted (as [`Rules::make`] promotes it: a promoted
+    /// piece too, where the rules let it promote again).
     fn promoted_cell(&self, rules: &Rules, cell: Cell) -> Cell {
         match decode(cell) {
-            Some(mut p) if !p.promoted => {
+            Some(mut p) => {
                 if let Some(k) = rules.readings[p.kind as usize].promotes_to {
                     p.kind = k;
                     p.promoted = true;

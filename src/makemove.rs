@@ -4,7 +4,7 @@
 //! instead of copying the 1,936-cell board at every node.
 
 use crate::movegen::Move;
-use crate::position::{Position, decode, encode};
+use crate::position::{Cell, Position, decode, encode};
 use crate::rules::Rules;
 
 /// What [`Rules::unmake`] needs besides the position: the move, the piece that made it (before
@@ -15,13 +15,25 @@ use crate::rules::Rules;
 #[must_use = "unmake needs the token"]
 pub struct Undo {
     m: Move,
-    mover: crate::position::Cell,
+    mover: Cell,
     mark: u32,
     effects_mark: u32,
     outcome: Option<crate::position::Outcome>,
 }
 
 impl Undo {
+    /// The cells the game's effects changed after the move's own squares (Kō shōgi's linked
+    /// promotions, reversions), each with its contents before, oldest first: read from the
+    /// position the move left, before anything else is made or unmade.
+    pub(crate) fn effect_changes<'a>(&self, pos: &'a Position) -> &'a [(u32, Cell)] {
+        pos.removed.get(self.effects_mark as usize..).unwrap_or(&[])
+    }
+
+    /// How many cells the game's effects changed (see [`Undo::effect_changes`]).
+    pub fn effects_changed(&self, pos: &Position) -> usize {
+        self.effect_changes(pos).len()
+    }
+
     /// How many entries the position's removed stack held before the move's effects (the
     /// cells they changed are above it).
     pub(crate) fn effects_mark(&self) -> usize {

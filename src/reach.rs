@@ -101,7 +101,8 @@ pub fn split(m: &Move) -> (&[Square], &[Square]) {
 
 /// The marks while a move's shots are chosen: `moves` all land on one square and first shoot
 /// `fired`. The landing is marked where a move may stop shooting (`QUIET`), the pieces a move
-/// could shoot next `SHOT | NEXT_SHOT`, and what the moves take besides as [`reach`] marks it.
+/// could shoot next `SHOT | NEXT_SHOT`, the pieces already shot `TAKEN_ON_WAY`, and what the
+/// moves take besides as [`reach`] marks it.
 pub fn reach_shots<'a>(
     rules: &Rules,
     pos: &Position,
@@ -121,11 +122,13 @@ pub fn reach_shots<'a>(
                 mark::QUIET | if m.promotes() { mark::PROMOTE } else { 0 },
             )),
         }
+        // The shots chosen are taken whatever comes next: marked as taken on the way.
+        out.extend(fired.iter().map(|&s| (s, mark::TAKEN_ON_WAY)));
         let captures = rules.captures(pos, m);
         let before: Vec<Square> = captures
             .iter()
             .copied()
-            .filter(|c| !tail[fired.len()..].contains(c))
+            .filter(|c| !tail.contains(c))
             .collect();
         victims(rules.dims(), m, &before, &mut out);
     }

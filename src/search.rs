@@ -727,7 +727,7 @@ impl Worker {
             let killer = self.plies[ply].killers.contains(&Some(m));
             self.plies[ply].current = Some(m);
             let undo = self.rules.make(pos, &m);
-            let child = -(mat + gain);
+            let child = -(mat + gain + self.eval.effects_gain(pos, &undo));
             let mut s;
             if searched == 0 {
                 s = -self.node(pos, depth - 1, -beta, -alpha, ply + 1, child, stop);
@@ -891,11 +891,13 @@ impl Worker {
         if self.check_stop(stop) {
             return 0;
         }
-        if mat >= beta || qdepth >= QUIESCENCE_DEPTH || ply >= MAX_PLY - 1 {
-            return mat;
+        // Standing pat: the material kept move by move, and the royals' safety.
+        let stand = mat + self.eval.royal_safety(pos);
+        if stand >= beta || qdepth >= QUIESCENCE_DEPTH || ply >= MAX_PLY - 1 {
+            return stand;
         }
-        let mut best = mat;
-        alpha = alpha.max(mat);
+        let mut best = stand;
+        alpha = alpha.max(stand);
         let mut moves = std::mem::take(&mut self.plies[ply].moves);
         moves.clear();
         self.generate(pos, ply, true, &mut moves);
@@ -904,7 +906,7 @@ impl Worker {
         for m in &moves {
             let gain = self.eval.move_gain(&self.rules, pos, m);
             // Delta pruning: even winning this for free would not reach alpha.
-            if gain <= 0 || mat + gain + 200 <= alpha {
+            if gain <= 0 || stand + gain + 200 <= alpha {
                 continue;
             }
             // Beyond the first capture, only those that gain even if the mover is taken back
@@ -926,6 +928,7 @@ impl Worker {
             }
             self.plies[ply].current = Some(m);
             let undo = self.rules.make(pos, &m);
+            let gain = gain + self.eval.effects_gain(pos, &undo);
             let s = -self.quiesce(pos, -beta, -alpha, ply + 1, -(mat + gain), qdepth + 1, stop);
             self.rules.unmake(pos, undo);
             if self.stopped {

@@ -696,6 +696,8 @@ fn random_games_keep_make_unmake_hash_and_records_exact() {
         "stationary",
         "passive",
         "fireproof",
+        "mustshoot",
+        "displace",
     ];
     for (seed, name) in sets.iter().enumerate() {
         let r = ko(name);
@@ -967,6 +969,42 @@ fn two_flames_meeting_follow_the_rule_sets_burning_options() {
         &[(8, 8), (7, 9), (9, 7)],
     );
     assert_eq!(burnt, [bf, None, bp]);
+}
+
+#[test]
+fn a_shooter_moves_without_shooting_and_captures_by_displacement_as_the_rule_set_says() {
+    // Black's longbow on (9, 9): an enemy pawn diagonally next to it on (10, 10), another
+    // to shoot from (8, 10) at (8, 12).
+    let pieces = [("LB", B, 9, 9), ("P", W, 10, 10), ("P", W, 8, 12)];
+    let summary = |name: &str| {
+        let r = ko(name);
+        let p = game(r, B, &pieces);
+        let all = r.moves_from(&p, sq(r, 9, 9));
+        let steps = all.iter().filter(|m| m.shots().next().is_none()).count();
+        let takes = moves(r, &p, (9, 9), (10, 10)).len();
+        let shots = all.len() - steps;
+        (steps, takes, shots > 0)
+    };
+    // Standard: it steps to the 3 empty diagonal points, with or without a shot, and cannot
+    // take the pawn next to it by stepping there.
+    assert_eq!(summary("standard"), (3, 0, true));
+    // Displace: the step may take it.
+    assert_eq!(summary("displace"), (4, 1, true));
+    // Mustshoot: every move shoots.
+    assert_eq!(summary("mustshoot"), (0, 0, true));
+    // With nothing to shoot it has no move at all under mustshoot.
+    let r = ko("mustshoot");
+    let alone = game(r, B, &[("LB", B, 9, 9)]);
+    assert!(r.moves_from(&alone, sq(r, 9, 9)).is_empty());
+    // Displacement keeps the immunities: the gun carriage cannot take a heavenly fortress.
+    let r = ko("displace");
+    let p = game(
+        r,
+        B,
+        &[("+GC", B, 9, 9), ("+HF", W, 9, 12), ("P", W, 12, 9)],
+    );
+    assert!(moves(r, &p, (9, 9), (9, 12)).is_empty());
+    assert_eq!(moves(r, &p, (9, 9), (12, 9)).len(), 1);
 }
 
 /// Depth 3 (about 30 s of CPU in a debug build since the auras are recomputed in every

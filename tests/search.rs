@@ -333,6 +333,120 @@ fn the_incremental_evaluation_matches_a_fresh_one() {
     }
 }
 
+/// Kō shōgi's effects change pieces beyond a move's own squares (a capture promotes the
+/// capturer, the clerk promotes its guards and kills the enemy flames, pieces revert when
+/// their priest dies, a fog reverts near an enemy light, a flame burns its neighbours): along
+/// random games under every Kō rule set, from a position where every effect is a move or two
+/// away and moves that trigger one preferred, the gain the search adds up (the move's own plus
+/// its effects') equals the evaluation computed afresh.
+#[test]
+fn the_incremental_evaluation_stays_exact_through_ko_effects() {
+    let pieces = [
+        ("GE", B, 0, 0),
+        ("CL", B, 4, 12),
+        ("AG", B, 1, 1),
+        ("RG", B, 2, 1),
+        ("+TC", B, 4, 4),
+        ("+FW", B, 6, 4),
+        ("TP", B, 10, 2),
+        ("+PF", B, 14, 2),
+        ("CH", B, 8, 12),
+        ("+IL", B, 15, 9),
+        ("GE", W, 18, 18),
+        ("CL", W, 14, 6),
+        ("AG", W, 17, 17),
+        ("RG", W, 16, 17),
+        ("CH", W, 10, 6),
+        ("+PF", W, 10, 10),
+        ("PF", W, 12, 9),
+        ("+TC", W, 12, 12),
+        ("TP", W, 8, 16),
+        ("+FOG", W, 15, 14),
+    ];
+    let game = taikyoku::game::Game::builtin("koshogi").expect("loads");
+    let mut effects = 0;
+    for (n, set) in game.rule_sets.iter().enumerate() {
+        let r = Rules::builtin("koshogi", &set.name).expect("loads");
+        let eval = search::shared_eval(&r);
+        let mut p = position(&r, if n % 2 == 0 { B } else { W }, &pieces);
+        let mut running = eval.evaluate(&p);
+        let mut rng = taikyoku::eval::Rng(n as u64 + 11);
+        for ply in 0..60 {
+            let moves = r.legal_moves(&p);
+            let mut eventful: Vec<&Move> = moves
+                .iter()
+                .filter(|m| m.captures() || m.promotes())
+                .collect();
+            // Moves whose effects change other pieces first, when there are any.
+            let triggers: Vec<&Move> = eventful
+                .iter()
+                .copied()
+                .filter(|m| {
+                    let undo = r.make(&mut p, m);
+                    let changed = undo.effects_changed(&p) > 0;
+                    r.unmake(&mut p, undo);
+                    changed
+                })
+                .collect();
+            if !triggers.is_empty() {
+                eventful = triggers;
+            }
+            let m = if !eventful.is_empty() && rng.below(4) > 0 {
+                *eventful[rng.below(eventful.len())]
+            } else if moves.is_empty() {
+                break;
+            } else {
+                moves[rng.below(moves.len())]
+            };
+            let gain = eval.move_gain(&r, &p, &m);
+            let undo = r.make(&mut p, &m);
+            effects += undo.effects_changed(&p);
+            let gain = gain + eval.effects_gain(&p, &undo);
+            running += if p.to_move() == W { gain } else { -gain };
+            assert_eq!(running, eval.evaluate(&p), "{}: ply {ply}", set.name);
+            if p.outcome().is_some() {
+                break;
+            }
+        }
+    }
+    assert!(
+        effects >= game.rule_sets.len(),
+        "only {effects} cells changed by effects"
+    );
+}
+
+/// A side down to its last royal is in danger from the enemy pieces near it (the closer and
+/// the bigger, the worse) and safer with its own pieces next to it; a side with a spare royal
+/// is not counted. Seen from the side to move.
+#[test]
+fn royal_safety_weighs_attackers_near_the_last_royal_and_its_shelter() {
+    let r = sho_rules();
+    let eval = search::shared_eval(&r);
+    let kings = [("K", B, 4, 0), ("K", W, 4, 8)];
+    let with = |extra: &[(&str, taikyoku::geometry::Side, i32, i32)]| {
+        let mut all = kings.to_vec();
+        all.extend_from_slice(extra);
+        eval.royal_safety(&position(sho(), B, &all))
+    };
+    assert_eq!(with(&[]), 0);
+    let far = with(&[("R", W, 4, 3)]);
+    let near = with(&[("R", W, 4, 2)]);
+    let next = with(&[("R", W, 4, 1)]);
+    assert!(0 > far && far > near && near > next, "{far} {near} {next}");
+    assert!(
+        with(&[("P", W, 4, 2)]) > near,
+        "a pawn threatens less than a rook"
+    );
+    assert!(
+        with(&[("R", W, 4, 2), ("G", B, 3, 0)]) > near,
+        "a guard next to it helps"
+    );
+    // The same attack on White's king is good for Black, the side to move.
+    assert_eq!(with(&[("R", B, 4, 6)]), -near);
+    // With a crown prince as a spare royal, Black's king is not in danger.
+    assert_eq!(with(&[("R", W, 4, 2), ("CP", B, 0, 0)]), 0);
+}
+
 fn threaded(rules: &Arc<Rules>, threads: usize) -> Searcher {
     let opts = SearchOptions {
         hash_mb: 4,

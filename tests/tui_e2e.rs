@@ -551,21 +551,58 @@ fn an_engine_that_hangs_loses_on_time_and_quitting_kills_it() {
     };
     t.wait_for("silent (Black) thinks");
     let pid = std::fs::read_to_string(dir.path().join("engine.pid")).unwrap();
-    let alive = || {
-        Command::new("kill")
-            .args(["-0", pid.trim()])
-            .stderr(std::process::Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success())
-    };
-    assert!(alive());
+    assert!(alive(&pid));
     quit_at_once(&t, "q");
-    // Killed; gone once the system has reaped it.
+    assert!(gone(&pid), "the engine is killed");
+}
+
+/// Whether process `pid` runs.
+fn alive(pid: &str) -> bool {
+    Command::new("kill")
+        .args(["-0", pid.trim()])
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// Whether process `pid` is gone within 3 s (once the system has reaped it).
+fn gone(pid: &str) -> bool {
     let end = Instant::now() + Duration::from_secs(3);
-    while alive() && Instant::now() < end {
+    while alive(pid) && Instant::now() < end {
         sleep(Duration::from_millis(50));
     }
-    assert!(!alive(), "the engine is killed");
+    !alive(pid)
+}
+
+/// SIGTERM (or SIGHUP, a closed terminal) while an engine thinks: the engine is killed, the
+/// terminal given back, and nobody loses for it.
+#[test]
+fn a_terminated_game_kills_its_engine_and_restores_the_terminal() {
+    let args = |d: &std::path::Path| {
+        let e = scripted_engine(d, "silent", "true");
+        format!("play --black \"{e}\" --time 600+0")
+    };
+    let Some((dir, t)) = game("term", args, (80, 24)) else {
+        return;
+    };
+    t.wait_for("silent (Black) thinks");
+    let engine = std::fs::read_to_string(dir.path().join("engine.pid")).unwrap();
+    let game = std::fs::read_to_string(dir.path().join("pid")).unwrap();
+    Command::new("kill")
+        .args(["-TERM", game.trim()])
+        .status()
+        .unwrap();
+    let s = t.wait_for("REPORTED");
+    assert!(s.contains("EXIT=0"), "{s}");
+    assert_restored(&s);
+    assert!(gone(&engine), "the engine is killed");
+    let saves = std::fs::read_dir(dir.path().join("data/autosave"));
+    let forfeits = saves
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|f| std::fs::read_to_string(f.path()).is_ok_and(|t| t.contains("forfeit")));
+    assert_eq!(forfeits.count(), 0, "no forfeit recorded");
 }
 
 /// A Kō shōgi position as a JSON file in `dir`: a Black bow on 10.10 with White pawns it can

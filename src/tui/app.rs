@@ -693,6 +693,10 @@ impl App {
 
     /// A search has finished: the computer's move is played, a hint is shown.
     fn thought(&mut self, id: u64, result: Result<Thought, Failed>) -> Option<Msg> {
+        if crate::host::interrupted() {
+            // The engines were killed by a signal: the game ends, no side lost.
+            return Some(Msg::Quit);
+        }
         let (side, purpose) = self.players.finished(id)?;
         match (purpose, result) {
             (Purpose::Move, Ok(t)) => {

@@ -336,10 +336,15 @@ impl Board {
             return self.dims.xy(royal);
         }
         let side = h.position().to_move();
-        let cat = h.rules().catalogue();
-        h.position()
-            .pieces()
-            .find(|(_, p)| p.side == side && cat.kind(p.kind).royal)
+        // The first piece the end rule names (Kō shōgi's general), else a royal one.
+        let end = &h.rules().game.end;
+        let first = end.alternatives.first().and_then(|a| a.first());
+        let leader = first.map_or(&[][..], |n| &n.kinds[..]);
+        let own = |p: &Piece| p.side == side;
+        let pieces = || h.position().pieces().filter(|(_, p)| own(p));
+        pieces()
+            .find(|(_, p)| leader.contains(&p.kind))
+            .or_else(|| pieces().find(|(_, p)| h.rules().catalogue().kind(p.kind).royal))
             .map(|(s, _)| self.dims.xy(s))
             .unwrap_or((
                 self.dims.files as i32 / 2,

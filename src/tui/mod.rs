@@ -25,7 +25,7 @@ pub mod theme;
 pub mod view;
 
 use crate::cli::PlayOptions;
-use crate::host::EngineLog;
+use crate::host::{self, EngineLog};
 use app::App;
 use error::TuiError;
 use keys::Keymap;
@@ -215,6 +215,7 @@ pub fn run(rules: Rules, start: Position, options: PlayOptions) -> Result<(), Tu
     let mut guard = TerminalGuard::new().map_err(TuiError::Open)?;
     let (tx, rx) = mpsc::channel();
     app.tx = Some(tx.clone());
+    quit_on_signals(tx.clone());
     // The computer may be the first to move.
     app.update(Msg::Resize);
     let input = Input::start(tx);
@@ -247,6 +248,19 @@ fn start_engines(app: &mut App, time: Option<TimeControl>) -> Result<(), TuiErro
         app.add_engine(e, time);
     }
     Ok(())
+}
+
+/// SIGTERM, SIGHUP (the terminal closed) and a SIGINT sent by `kill` kill the engines at once
+/// (their process groups do not get the signal) and end the game as `q` does, the terminal
+/// given back; what an engine killed so posts is not taken for a forfeit.
+fn quit_on_signals(tx: Sender<Msg>) {
+    host::interrupt_on_signals();
+    std::thread::spawn(move || {
+        while !host::interrupted() {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = tx.send(Msg::Quit);
+    });
 }
 
 /// The thread that reads the terminal and posts its events as messages.

@@ -149,18 +149,27 @@ pub fn endings<'a>(
 }
 
 /// The side to move's royal pieces the opponent could take on its next move, with one piece
-/// that could take each.
+/// that could take each; also, where no kind is royal (Kō shōgi's general), the pieces the end
+/// rule needs whose capture would end the game.
 pub fn royals_in_danger(h: &History) -> Vec<(Square, Square)> {
     let (rules, pos) = (h.rules(), h.position());
     let side = pos.to_move();
     let cat = rules.catalogue();
     let mut out: Vec<(Square, Square)> = Vec::new();
     for m in rules.royal_threats(pos) {
+        let ends = || {
+            let mut after = pos.clone();
+            after.set_to_move(side.opponent());
+            rules.play(&mut after, &m).is_ok()
+                && rules.outcome(&after).is_some_and(|o| o.winner != side)
+        };
         for s in m.victims(rules.dims()) {
-            let royal = pos
-                .piece_at(s)
-                .is_some_and(|p| p.side == side && cat.kind(p.kind).royal);
-            if royal && !out.iter().any(|o| o.0 == s) {
+            let Some(p) = pos.piece_at(s).filter(|p| p.side == side) else {
+                continue;
+            };
+            let needed = rules.game.end.involves(p.kind);
+            let counts = cat.kind(p.kind).royal || (needed && ends());
+            if counts && !out.iter().any(|o| o.0 == s) {
                 out.push((s, m.from));
             }
         }

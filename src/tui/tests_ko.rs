@@ -2,7 +2,7 @@
 //! and shots entered leg by leg.
 
 use super::app::App;
-use super::tests::{app_with, cell, goto, key, render, sq, text};
+use super::tests::{app_with, cell, goto, key, keys, render, sq, text};
 use ratatui::crossterm::event::KeyCode;
 use taikyoku::game::Game;
 use taikyoku::geometry::Side;
@@ -275,4 +275,65 @@ fn a_long_status_goes_on_in_place_of_the_key_hints_at_80_by_24() {
         "{}",
         bottom[1]
     );
+}
+
+#[test]
+fn a_second_shot_is_chosen_after_the_first_which_stays_marked_taken() {
+    // The Frankish cannon shoots twice: the pawn behind the first one is the second target.
+    let mut app = ko(
+        Side::Black,
+        &[
+            ("FC", Side::Black, 9, 9),
+            ("P", Side::White, 10, 12),
+            ("P", Side::White, 10, 14),
+        ],
+    );
+    goto(&mut app, 9, 9);
+    key(&mut app, KeyCode::Enter);
+    goto(&mut app, 10, 10);
+    key(&mut app, KeyCode::Enter);
+    goto(&mut app, 10, 12);
+    key(&mut app, KeyCode::Enter);
+    assert!(app.history().last().is_none(), "{}", app.status.text);
+    assert!(
+        cell(&app, 10, 12).starts_with('!'),
+        "{}",
+        cell(&app, 10, 12)
+    );
+    assert!(
+        cell(&app, 10, 14).starts_with('%'),
+        "{}",
+        cell(&app, 10, 14)
+    );
+    goto(&mut app, 10, 14);
+    key(&mut app, KeyCode::Enter);
+    let last = app.history().last().unwrap();
+    assert_eq!(last.mv.shots().count(), 2, "{}", last.text);
+}
+
+#[test]
+fn the_general_in_danger_is_marked_and_r_finds_it() {
+    // Kō has no royal kind: the general is what the end rule needs. A White bow can shoot it.
+    let mut app = ko(
+        Side::White,
+        &[("LB", Side::Black, 1, 1), ("P", Side::White, 10, 10)],
+    );
+    // White to move: its general on (18, 18) is not in danger; Black's on (0, 0) is no concern.
+    assert!(app.board.danger.is_empty(), "{:?}", app.board.danger);
+    keys(&mut app, "r");
+    assert_eq!(app.board.cursor, (18, 18));
+    // After White's move, Black's general can be shot by nothing; a White bow next to it can.
+    let mut app = ko(
+        Side::Black,
+        &[("LB", Side::White, 2, 1), ("P", Side::Black, 10, 10)],
+    );
+    assert_eq!(
+        app.board.danger.first().map(|d| d.0),
+        Some(sq(&app, 0, 0)),
+        "{}",
+        app.status.text
+    );
+    assert!(cell(&app, 0, 0).starts_with('&'), "{}", cell(&app, 0, 0));
+    keys(&mut app, "r");
+    assert_eq!(app.board.cursor, (0, 0));
 }
