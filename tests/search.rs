@@ -540,7 +540,13 @@ fn threads_time_to_depth() {
             r.play_unchecked(&mut p, &m);
         }
         for threads in [1, 2] {
-            let mut s = threaded(&r, threads);
+            // The table of `benches/search.rs`.
+            let opts = SearchOptions {
+                hash_mb: 16,
+                threads,
+                seed: 1,
+            };
+            let mut s = Searcher::new(r.clone(), opts);
             let (wall, cpu) = (Instant::now(), cpu_time(libc::CLOCK_THREAD_CPUTIME_ID));
             let res = s.search(&p, &depth(5), &AtomicBool::new(false), &mut |_| {});
             eprintln!(
