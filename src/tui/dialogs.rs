@@ -266,16 +266,21 @@ impl Dialog {
     }
 }
 
-/// The help: every action with its keys, and the overlay legend.
-pub fn help_lines(keymap: &Keymap) -> Vec<String> {
+/// The help: every action with its keys, and the overlay legend, for a box `width` columns
+/// wide inside (an action's words wrap under themselves so 80 columns cut nothing).
+pub fn help_lines(keymap: &Keymap, width: usize) -> Vec<String> {
     let mut lines = vec![
         "Keys (rebind them in keys.toml in your config directory):".to_string(),
         String::new(),
     ];
     for a in Action::ALL {
-        lines.push(format!("  {:<22} {}", keymap.keys_of(a), a.describe()));
+        lines.extend(help_entry(&keymap.keys_of(a), a.describe(), width));
     }
-    lines.push("  mouse                  click: select / choose; wheel: scroll".into());
+    lines.extend(help_entry(
+        "mouse",
+        "click: select / choose; wheel: scroll",
+        width,
+    ));
     lines.push(String::new());
     lines.push("On the board:".into());
     for part in LEGEND.split("   ") {
@@ -289,6 +294,22 @@ pub fn help_lines(keymap: &Keymap) -> Vec<String> {
     lines.push("move under the cursor would remove is shown in reverse video. A move that".into());
     lines.push("removes your own pieces asks first.".into());
     lines
+}
+
+/// One help entry: the keys in a column of their own, the words wrapped beside them.
+fn help_entry(keys: &str, words: &str, width: usize) -> Vec<String> {
+    const INDENT: usize = 24;
+    let mut out = Vec::new();
+    let mut line = format!("  {keys:<22}");
+    for word in words.split_whitespace() {
+        if line.width() > INDENT && line.width() + 1 + word.width() > width {
+            out.push(std::mem::replace(&mut line, " ".repeat(INDENT)));
+        }
+        line.push(' ');
+        line.push_str(word);
+    }
+    out.push(line);
+    out
 }
 
 /// A key in a menu of `n` items.
@@ -367,7 +388,7 @@ fn draw_menu(
 }
 
 fn draw_help(keymap: &Keymap, theme: &Theme, top: u16, area: Rect, buf: &mut Buffer) {
-    let lines = help_lines(keymap);
+    let lines = help_lines(keymap, area.width.saturating_sub(4) as usize);
     let w = (lines.iter().map(|l| l.width()).max().unwrap_or(40) as u16 + 4).min(area.width);
     let h = (lines.len() as u16 + 2).min(area.height);
     let r = Rect {
@@ -412,5 +433,33 @@ pub fn clear(r: Rect, buf: &mut Buffer) {
                 cell.set_symbol(" ");
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn help_wraps_an_actions_words_under_themselves_at_80_columns() {
+        let lines = help_lines(&Keymap::default(), 76);
+        assert!(lines.iter().all(|l| l.width() <= 76), "{lines:#?}");
+        let at = lines
+            .iter()
+            .position(|l| l.contains("side panel: narrow"))
+            .unwrap();
+        assert!(!lines[at].contains("room"), "{}", lines[at]);
+        assert!(lines[at + 1].starts_with(&" ".repeat(24)), "{lines:#?}");
+        let whole: String = lines[at..at + 2]
+            .iter()
+            .map(|l| l.trim())
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(whole.contains("as wide as there is room"), "{whole}");
+        let wide = help_lines(&Keymap::default(), 200);
+        assert!(
+            !wide.iter().any(|l| l.starts_with(&" ".repeat(24))),
+            "nothing wraps when there is room"
+        );
     }
 }
