@@ -479,6 +479,90 @@ pub(crate) struct Auras {
     pub fog_lines: bool,
 }
 
+impl Auras {
+    /// The enemy piece that freezes standing first on one of the eight lines from the piece
+    /// on mailbox cell `origin`, facing it along a line it ranges on: that piece cannot move.
+    /// Every cell read is traced. The board's marks ask the same question ([`crate::reach`]).
+    #[inline(never)]
+    pub(crate) fn net_holding(
+        &self,
+        pos: &Position,
+        origin: usize,
+        side: usize,
+        trace: &mut Option<&mut Vec<usize>>,
+    ) -> Option<usize> {
+        let stride = pos.stride() as isize;
+        for (o, &(dx, dy)) in OCTANTS.iter().enumerate() {
+            let step = dy as isize * stride + dx as isize;
+            let mut sq = origin;
+            loop {
+                sq = sq.wrapping_add_signed(step);
+                if let Some(t) = trace {
+                    t.push(sq);
+                }
+                let c = pos.cell(sq);
+                if c == EMPTY {
+                    continue;
+                }
+                if c != OFF
+                    && cell_side(c) != side
+                    && let Some(p) = decode(c)
+                    && self.freezes[p.kind as usize][p.side.index()] & (1 << ((o + 4) % 8)) != 0
+                {
+                    return Some(sq);
+                }
+                break;
+            }
+        }
+        None
+    }
+
+    /// The enemy fog within its reach of the piece of `kind` on mailbox cell `origin` (king
+    /// distance; along the eight lines only when the rule set measures so): that piece may not
+    /// shoot. Every cell read is traced.
+    #[inline(never)]
+    pub(crate) fn fog_holding(
+        &self,
+        pos: &Position,
+        squares: &[Square],
+        (origin, side, kind): (usize, usize, u16),
+        trace: &mut Option<&mut Vec<usize>>,
+    ) -> Option<usize> {
+        if self.sees_in_fog[kind as usize] || self.fog_reach == 0 {
+            return None;
+        }
+        let dims = pos.dims();
+        let (x, y) = dims.xy(squares[origin]);
+        let r = self.fog_reach as i32;
+        for dy in -r..=r {
+            for dx in -r..=r {
+                let off_lines = dx != 0 && dy != 0 && dx.abs() != dy.abs();
+                if self.fog_lines && off_lines {
+                    continue;
+                }
+                let Some(at) = dims.square(x + dx, y + dy) else {
+                    continue;
+                };
+                let sq = pos.index(at);
+                if let Some(t) = trace {
+                    t.push(sq);
+                }
+                let c = pos.cell(sq);
+                if sq == origin || c == EMPTY {
+                    continue;
+                }
+                if cell_side(c) != side
+                    && let Some(p) = decode(c)
+                    && self.fog[p.kind as usize] as i32 >= dx.abs().max(dy.abs())
+                {
+                    return Some(sq);
+                }
+            }
+        }
+        None
+    }
+}
+
 /// The eight king directions, by octant (counter-clockwise from +x).
 const OCTANTS: [(i32, i32); 8] = [
     (1, 0),
@@ -711,69 +795,6 @@ impl Ctx<'_> {
             m.flags |= BURN;
             m.line = self.burn_mask(to);
         }
-    }
-
-    /// Whether an enemy piece that freezes stands first on one of the piece's eight lines,
-    /// facing it along a line it ranges on. Every square looked at is traced.
-    #[inline(never)]
-    fn frozen(&mut self, auras: &Auras, _kind: u16) -> bool {
-        let stride = self.pos.stride() as isize;
-        for (o, &(dx, dy)) in OCTANTS.iter().enumerate() {
-            let step = dy as isize * stride + dx as isize;
-            let mut sq = self.origin;
-            loop {
-                sq = sq.wrapping_add_signed(step);
-                let c = self.cell(sq);
-                if c == EMPTY {
-                    continue;
-                }
-                if c != OFF
-                    && cell_side(c) != self.side
-                    && let Some(p) = decode(c)
-                    && auras.freezes[p.kind as usize][p.side.index()] & (1 << ((o + 4) % 8)) != 0
-                {
-                    return true;
-                }
-                break;
-            }
-        }
-        false
-    }
-
-    /// Whether an enemy fog is within its reach of the piece (king distance; along the eight
-    /// lines only when the rule set measures so), so that the piece may not shoot. Every
-    /// square looked at is traced.
-    #[inline(never)]
-    fn in_fog(&mut self, auras: &Auras, kind: u16) -> bool {
-        if auras.sees_in_fog[kind as usize] || auras.fog_reach == 0 {
-            return false;
-        }
-        let dims = self.pos.dims();
-        let (x, y) = dims.xy(self.kinds.squares[self.origin]);
-        let r = auras.fog_reach as i32;
-        for dy in -r..=r {
-            for dx in -r..=r {
-                let off_lines = dx != 0 && dy != 0 && dx.abs() != dy.abs();
-                if auras.fog_lines && off_lines {
-                    continue;
-                }
-                let Some(at) = dims.square(x + dx, y + dy) else {
-                    continue;
-                };
-                let sq = self.pos.index(at);
-                let c = self.cell(sq);
-                if c == EMPTY {
-                    continue;
-                }
-                if cell_side(c) != self.side
-                    && let Some(p) = decode(c)
-                    && auras.fog[p.kind as usize] as i32 >= dx.abs().max(dy.abs())
-                {
-                    return true;
-                }
-            }
-        }
-        false
     }
 
     /// The pieces next to `to` that a burning piece landing there burns (a [`Move::line`]
@@ -1198,11 +1219,14 @@ pub(crate) fn piece_moves_traced(
         trace,
     };
     if let Some(auras) = &kinds.auras {
-        if ctx.frozen(auras, piece.kind) {
+        if auras.net_holding(pos, idx, side, &mut ctx.trace).is_some() {
             scratch.keys = keys;
             return;
         }
-        ctx.fogged = ctx.in_fog(auras, piece.kind);
+        let at = (idx, side, piece.kind);
+        ctx.fogged = auras
+            .fog_holding(pos, &kinds.squares, at, &mut ctx.trace)
+            .is_some();
     }
     // When only existence matters, stop after the first ray that yields a move.
     let done = |out: &Vec<Move>| scratch.existence && out.len() > start;

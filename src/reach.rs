@@ -4,7 +4,7 @@
 
 use crate::geometry::{Dims, Square, Vec2};
 use crate::movegen::Move;
-use crate::position::{Piece, Position};
+use crate::position::Position;
 use crate::rules::Rules;
 
 /// What reaching a square involves, as flags (several moves may reach one square).
@@ -145,64 +145,33 @@ pub enum Held {
 }
 
 /// Every piece of `pos` an enemy aura holds, with the piece holding it; empty in a game
-/// without auras. The same reading of the kinds' `freezes`, `fog` and `sees_in_fog` as the
-/// generator's, for the board's marks (a frozen piece has no move; a silenced one no shot).
+/// without auras. It asks the generator's own questions ([`crate::movegen`]'s `Auras`), so the
+/// board's marks agree with it: a frozen piece has no move, a silenced one no shot.
 pub fn held(rules: &Rules, pos: &Position) -> Vec<(Square, Held)> {
     let Some(auras) = &rules.kinds.auras else {
         return Vec::new();
     };
-    let dims = pos.dims();
-    let fogs: Vec<(Square, Piece)> = pos
-        .pieces()
-        .filter(|(_, p)| auras.fog[p.kind as usize] > 0)
-        .collect();
+    let squares = &rules.kinds.squares;
     let mut out = Vec::new();
     for (sq, p) in pos.pieces() {
-        let (x, y) = dims.xy(sq);
-        let net = (0..8).find_map(|o| {
-            let u = OCTANT_STEPS[o];
-            let first = (1..)
-                .map_while(|k| dims.square(x + u.x * k, y + u.y * k))
-                .find_map(|s| pos.piece_at(s).map(|q| (s, q)))?;
-            let (s, q) = first;
-            let back = 1 << ((o + 4) % 8);
-            (q.side != p.side && auras.freezes[q.kind as usize][q.side.index()] & back != 0)
-                .then_some(s)
-        });
-        if let Some(by) = net {
-            out.push((sq, Held::Frozen { by }));
+        let (idx, side) = (pos.index(sq), p.side.index());
+        if let Some(by) = auras.net_holding(pos, idx, side, &mut None) {
+            out.push((sq, Held::Frozen { by: squares[by] }));
             continue;
         }
         let shoots = rules.readings[p.kind as usize]
             .patterns
             .iter()
             .any(|pat| pat.legs.iter().any(|l| l.shoot));
-        if !shoots || auras.sees_in_fog[p.kind as usize] {
-            continue;
-        }
-        let fog = fogs.iter().find(|(f, q)| {
-            let (fx, fy) = dims.xy(*f);
-            let d = (fx - x).abs().max((fy - y).abs());
-            q.side != p.side && d <= auras.fog[q.kind as usize] as i32
-        });
-        if let Some(&(by, _)) = fog {
-            out.push((sq, Held::Silenced { by }));
+        if let Some(by) = auras
+            .fog_holding(pos, squares, (idx, side, p.kind), &mut None)
+            .filter(|_| shoots)
+        {
+            out.push((sq, Held::Silenced { by: squares[by] }));
         }
     }
     out
 }
-
-/// The eight directions by octant, as [`crate::betza::octant`] numbers them.
-const OCTANT_STEPS: [Vec2; 8] = [
-    Vec2::new(1, 0),
-    Vec2::new(1, 1),
-    Vec2::new(0, 1),
-    Vec2::new(-1, 1),
-    Vec2::new(-1, 0),
-    Vec2::new(-1, -1),
-    Vec2::new(0, -1),
-    Vec2::new(1, -1),
-];
 
 /// Whether going from `a` to `b` passes over a piece or is not along a line (a leap).
 fn is_jump(pos: &Position, a: Square, b: Square) -> bool {
@@ -334,5 +303,23 @@ mod tests {
         assert!(!r.moves_from(&white, behind).is_empty());
         r.put(&mut pos, fog, None);
         assert!(shots(&pos), "without the fog the bow shoots");
+    }
+
+    #[test]
+    fn the_board_marks_a_silenced_shooter_as_the_rule_set_measures_the_fog() {
+        for (set, silenced) in [("standard", true), ("lines", false)] {
+            let r = Rules::builtin("koshogi", set).unwrap();
+            let mut pos = r.empty_position();
+            let fog = put(&r, &mut pos, "FOG", Side::White, 16, 3);
+            // Two squares from the fog, off its eight lines.
+            let bow = put(&r, &mut pos, "LB", Side::Black, 14, 4);
+            let target = put(&r, &mut pos, "P", Side::White, 13, 7);
+            let marked = held(&r, &pos).contains(&(bow, Held::Silenced { by: fog }));
+            let shoots = r
+                .moves_from(&pos, bow)
+                .iter()
+                .any(|m| m.shots().next() == Some(target));
+            assert_eq!((marked, shoots), (silenced, !silenced), "{set}");
+        }
     }
 }
