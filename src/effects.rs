@@ -587,16 +587,9 @@ impl Rules {
         }
         let mut after = pos.clone();
         let undo = self.make(&mut after, m);
-        let mut seen = Vec::new();
-        // Each entry holds a cell's contents before the effect changed it; the first for a
-        // cell is how the move's own changes left it.
-        for &(i, old) in &after.removed[undo.effects_mark()..] {
-            if seen.contains(&i) {
-                continue;
-            }
-            seen.push(i);
-            let sq = after.square_of(i as usize);
-            match (decode(old), decode(after.cell(i as usize))) {
+        for (i, old) in undo.effect_changes(&after) {
+            let sq = after.square_of(i);
+            match (decode(old), decode(after.cell(i))) {
                 (Some(_), None) => out.removed.push(sq),
                 (before, Some(p)) if before != Some(p) => out.changed.push((sq, p)),
                 _ => {}

@@ -377,20 +377,10 @@ impl Eval {
     /// [`Eval::move_gain`] (Kō shōgi's linked promotions and reversions): read off `pos` right
     /// after [`Rules::make`] returned `undo`. Zero in games without effects.
     pub fn effects_gain(&self, pos: &Position, undo: &Undo) -> i32 {
-        let changes = undo.effect_changes(pos);
-        if changes.is_empty() {
-            return 0;
-        }
-        // A cell changed twice counts once: from its first old contents to what it holds now.
-        let delta: i32 = changes
-            .iter()
-            .enumerate()
-            .filter(|&(k, &(i, _))| changes[..k].iter().all(|&(j, _)| j != i))
-            .map(|(_, &(i, old))| {
-                let i = i as usize;
-                let now = pos.cell(i);
-                self.signed_worth(now, i) - self.signed_worth(old, i)
-            })
+        // Each changed cell once: from its first old contents to what it holds now.
+        let delta: i32 = undo
+            .effect_changes(pos)
+            .map(|(i, old)| self.signed_worth(pos.cell(i), i) - self.signed_worth(old, i))
             .sum();
         // Black's view; the mover is the side not to move now.
         if pos.to_move() == Side::White {

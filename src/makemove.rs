@@ -23,21 +23,22 @@ pub struct Undo {
 
 impl Undo {
     /// The cells the game's effects changed after the move's own squares (Kō shōgi's linked
-    /// promotions, reversions), each with its contents before, oldest first: read from the
-    /// position the move left, before anything else is made or unmade.
-    pub(crate) fn effect_changes<'a>(&self, pos: &'a Position) -> &'a [(u32, Cell)] {
-        pos.removed.get(self.effects_mark as usize..).unwrap_or(&[])
+    /// promotions, reversions), each once with its contents before the first change, oldest
+    /// first: read from the position the move left, before anything else is made or unmade.
+    pub(crate) fn effect_changes<'a>(
+        &self,
+        pos: &'a Position,
+    ) -> impl Iterator<Item = (usize, Cell)> + 'a {
+        let all = pos.removed.get(self.effects_mark as usize..).unwrap_or(&[]);
+        all.iter()
+            .enumerate()
+            .filter(move |&(k, &(i, _))| all[..k].iter().all(|&(j, _)| j != i))
+            .map(|(_, &(i, old))| (i as usize, old))
     }
 
     /// How many cells the game's effects changed (see [`Undo::effect_changes`]).
     pub fn effects_changed(&self, pos: &Position) -> usize {
-        self.effect_changes(pos).len()
-    }
-
-    /// How many entries the position's removed stack held before the move's effects (the
-    /// cells they changed are above it).
-    pub(crate) fn effects_mark(&self) -> usize {
-        self.effects_mark as usize
+        self.effect_changes(pos).count()
     }
 }
 
