@@ -791,18 +791,20 @@ impl Worker {
         best
     }
 
-    /// The moves of the side to move at `ply` (only captures if `captures`): from the parent's
-    /// cache when it has one, else generated.
+    /// The moves of the side to move at `ply` (only captures that may gain if `captures`: the
+    /// others fail the quiescence search's `gain <= 0` test anyway): from the parent's cache
+    /// when it has one, else generated.
     fn generate(&mut self, pos: &Position, ply: usize, captures: bool, out: &mut Vec<Move>) {
         if ply > 0 && self.plies[ply - 1].cached {
             let parent = &mut self.plies[ply - 1];
             let m = parent.current.expect("the move searched");
             parent.cache.moves_after(&self.rules, pos, &m, out);
             if captures {
-                out.retain(Move::captures);
+                out.retain(|m| self.rules.is_gainful_capture(pos, m));
             }
         } else if captures {
-            self.rules.capture_moves_into(pos, &mut self.scratch, out);
+            self.rules
+                .gainful_captures_into(pos, &mut self.scratch, out);
         } else {
             self.rules.legal_moves_into(pos, &mut self.scratch, out);
         }
