@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use taikyoku::geometry::Side;
 use taikyoku::history::History;
 use taikyoku::position::EndReason;
-use taikyoku::timecontrol::{Clocks, TimeControl};
+use taikyoku::timecontrol::Clocks;
 
 /// The time control an engine plays by in the terminal game unless `--time` says otherwise.
 pub const DEFAULT_TIME: &str = "120+2";
@@ -21,23 +21,16 @@ pub const MARGIN: Duration = Duration::from_secs(1);
 pub struct Engine {
     process: EngineProcess,
     side: Side,
-    time: TimeControl,
     /// The point and position the engine was last told of (it knows the game to there).
     synced: Option<(usize, u64)>,
 }
 
 impl Engine {
     /// Starts `command` (its conversation logged to `log`) to play `side`.
-    pub fn spawn(
-        command: &str,
-        side: Side,
-        time: TimeControl,
-        log: EngineLog,
-    ) -> Result<Engine, HostError> {
+    pub fn spawn(command: &str, side: Side, log: EngineLog) -> Result<Engine, HostError> {
         Ok(Engine {
             process: EngineProcess::spawn(command, log)?,
             side,
-            time,
             synced: None,
         })
     }
@@ -68,7 +61,7 @@ impl Engine {
                 h.clone()
             };
             self.process
-                .start_game(&from, self.side, self.time)
+                .start_game(&from, self.side, clocks.control)
                 .map_err(failed)?;
         }
         let deadline = Instant::now() + clocks.remaining(self.side) + MARGIN;
