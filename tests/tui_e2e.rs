@@ -538,7 +538,7 @@ fn an_engine_that_hangs_loses_on_time_and_quitting_kills_it() {
         return;
     };
     let s = t.wait_for("silent (Black) thinks");
-    assert!(s.contains("clock 0:0"), "its clock shows:\n{s}");
+    assert!(s.contains("Black to move 0:0"), "its clock shows:\n{s}");
     let s = t.wait_for("wins");
     assert!(
         s.contains("silent (Black) loses (time forfeit): sent no move within"),
