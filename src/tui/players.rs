@@ -4,7 +4,7 @@
 //! freezes; a stop flag makes it move at once. Each job has an id: what a stopped or stale job
 //! posts is ignored.
 
-use super::engine::{Engine, MARGIN, clock_text};
+use super::engine::{Engine, Handle, MARGIN, clock_text};
 use super::msg::Msg;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::Sender;
@@ -290,8 +290,8 @@ pub struct Players {
     /// else its own.
     brains: [Option<Arc<Mutex<Brain>>>; 2],
     hint_brain: Option<Arc<Mutex<Brain>>>,
-    /// The engines' names and process groups, by side.
-    engines: [Option<(String, u32)>; 2],
+    /// The engines' names and what stops them, by side.
+    engines: [Option<(String, Handle)>; 2],
     /// The clocks of a timed game (a side may play without one).
     pub clocks: Option<Clocks>,
     /// When the side to move's clock started running (its turn began, or the game went on
@@ -353,7 +353,7 @@ impl Players {
     /// `engine` plays its side, by its clock (see [`Players::clocks`]).
     pub fn add_engine(&mut self, engine: Engine) {
         let side = engine.side();
-        self.engines[side.index()] = Some((engine.name().to_string(), engine.pid()));
+        self.engines[side.index()] = Some((engine.name().to_string(), engine.handle()));
         self.brains[side.index()] = Some(Arc::new(Mutex::new(Brain::Engine(Box::new(engine)))));
     }
 
@@ -445,10 +445,16 @@ impl Players {
         }
     }
 
-    /// Stops the running search (its result will be ignored).
+    /// Stops the running search (its result will be ignored). An engine cannot be told to
+    /// stop: it is killed, and started again for its next move (see [`super::engine`]).
     pub fn stop(&mut self) {
         if let Some(j) = self.job.take() {
             j.stop.store(true, Ordering::Relaxed);
+            if let Some((_, handle)) = &self.engines[j.shown.side.index()]
+                && j.shown.purpose == Purpose::Move
+            {
+                handle.kill();
+            }
         }
     }
 
@@ -571,26 +577,9 @@ impl Drop for Players {
     fn drop(&mut self) {
         // An engine waits for its move with no way to be stopped: its process group is
         // killed, which ends the wait at once.
-        if let Some(j) = &self.job
-            && let Some((_, pid)) = &self.engines[j.shown.side.index()]
-        {
-            kill_group(*pid);
-        }
         self.stop();
         for t in self.threads.drain(..) {
             let _ = t.join();
-        }
-    }
-}
-
-/// Kills a process group (an engine and whatever its shell started).
-fn kill_group(pid: u32) {
-    #[cfg(unix)]
-    if let Ok(pgid) = libc::pid_t::try_from(pid) {
-        // SAFETY: kill(2) with a negative pid signals the engine's own process group (made at
-        // its spawn), nothing else; an error (the group is gone) is harmless.
-        unsafe {
-            libc::kill(-pgid, libc::SIGKILL);
         }
     }
 }

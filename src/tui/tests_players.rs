@@ -511,3 +511,70 @@ fn undo_against_the_computer_keeps_the_clocks() {
     let left = app.players.time_left(Side::Black, app.history()).unwrap();
     assert!(before.remaining(Side::Black) - left < Duration::from_millis(100));
 }
+
+/// ATSI cannot stop an engine: undo while it thinks kills it, so that the undo is at once
+/// and nothing waits for its answer; its next move starts it again and tells it the game
+/// from scratch, so that it and the game agree on the position (its log shows what it was
+/// told).
+#[test]
+fn undo_while_an_engine_thinks_is_at_once_and_the_engine_is_told_the_game_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let count = dir.path().join("pushes");
+    // It pushes White's pawn of file n on its n-th turn (counted across restarts); its
+    // first turn thinks for a minute.
+    let turn = format!(
+        "n=$(cat '{f}' 2>/dev/null || echo 0); n=$((n + 1)); echo $n > '{f}'; \
+         if [ $n = 1 ]; then sleep 60; fi; echo \"move ${{n}}k ${{n}}l\"",
+        f = count.display()
+    );
+    let cmd = crate::host::fake_engine::fake_engine("Slow", &[] as &[&str], &vec![turn; 5]);
+    let r = Rules::new(Game::builtin("taikyoku").unwrap(), "atsa").unwrap();
+    let start = r.start_position();
+    let mut app = App::new(r, start, Keymap::default(), Theme::default_theme(), false);
+    app.layout(Rect::new(0, 0, 120, 40));
+    app.set_players([Player::Human, Player::Engine(cmd.clone())]);
+    app.init_clocks(None);
+    let log_path = dir.path().join("engines.log");
+    let log = crate::host::EngineLog::file(&log_path).unwrap();
+    let engine = super::engine::Engine::spawn(&cmd, Side::White, log).unwrap();
+    app.add_engine(engine);
+    let (tx, rx) = mpsc::channel();
+    app.tx = Some(tx);
+    app.update(Msg::Resize);
+    push_a_pawn(&mut app, 19);
+    let asked = Instant::now();
+    while std::fs::read_to_string(&count).is_err() && asked.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(app.players.thinking().is_some(), "it thinks (for a minute)");
+    let undo = Instant::now();
+    app.update(Msg::Act(Action::Undo));
+    assert_eq!(app.history().point(), 0, "{}", app.status.text);
+    assert!(app.players.thinking().is_none());
+    assert!(
+        undo.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        undo.elapsed()
+    );
+    // Another move: the engine, started again, answers it at once (its second push).
+    push_a_pawn(&mut app, 20);
+    pump(&mut app, &rx, |a| a.history().point() == 2);
+    assert!(
+        asked.elapsed() < Duration::from_secs(15),
+        "nobody waited for the minute"
+    );
+    assert_eq!(app.history().line()[1].text, "P2.11-2.12");
+    assert!(app.outcome().is_none(), "{}", app.status.text);
+    // And the next one, in step with the game.
+    push_a_pawn(&mut app, 21);
+    pump(&mut app, &rx, |a| a.history().point() == 4);
+    assert_eq!(app.history().line()[3].text, "P3.11-3.12");
+    let log = std::fs::read_to_string(&log_path).unwrap();
+    let restarted = log.rfind("started `").unwrap();
+    let after = &log[restarted..];
+    assert_eq!(log.matches("startgame").count(), 2, "{log}");
+    // Told the game afresh: from the opening, then Black's second push, never the first.
+    assert!(after.contains("> startgame initial"), "{log}");
+    assert!(after.contains("> opmove 20z 20y"), "{log}");
+    assert!(!after.contains("> opmove 19z 19y"), "{log}");
+}
