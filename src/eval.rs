@@ -358,7 +358,9 @@ impl Eval {
         let codes = self.by_cell.len();
         let takes = (0..codes)
             .map(|c| {
-                let piece = decode(c as Cell).filter(|p| c >= 4 && (p.kind as usize) < takes.len());
+                // Codes 1..4 hold no piece (kinds count from code 4).
+                let piece = (c >= 4).then(|| decode(c as Cell)).flatten();
+                let piece = piece.filter(|p| (p.kind as usize) < takes.len());
                 piece.map_or(0, |p| {
                     (royals.iter().enumerate())
                         .filter(|(_, (_, k))| takes[p.kind as usize].contains(k))
