@@ -512,9 +512,7 @@ impl App {
                     crate::cli::count(r.moves().len(), "move"),
                     r.rules,
                     opponents(r),
-                    r.updated
-                        .get(..16)
-                        .map_or(r.updated.clone(), |d| d.replace('T', " ") + " UTC"),
+                    super::session::when(&r.updated, std::time::SystemTime::now()),
                 ),
                 None => String::new(),
             },
