@@ -49,6 +49,10 @@ pub struct MatchArgs {
     /// need more).
     #[arg(long, value_name = "SECONDS", default_value_t = host::HANDSHAKE_TIMEOUT.as_secs_f64(), value_parser = handshake_seconds)]
     pub handshake_timeout: f64,
+    /// Every game starts from this position (a position string or a file holding one)
+    /// instead of the opening: to replay an ending, e.g. a king hunt.
+    #[command(flatten)]
+    pub position: crate::cli::PositionArgs,
 }
 
 fn handshake_seconds(s: &str) -> Result<f64, String> {
@@ -61,6 +65,7 @@ fn handshake_seconds(s: &str) -> Result<f64, String> {
 /// What the games share.
 struct Setup {
     rules: Arc<Rules>,
+    start: taikyoku::position::Position,
     engines: [String; 2],
     games: u32,
     time: TimeControl,
@@ -131,7 +136,9 @@ pub fn run(rules: Rules, args: MatchArgs) -> Result<(), CliError> {
         }
     }
     let log_file = out.join("engines.log");
-    let log = EngineLog::file(&log_file)?;
+    // Made first, so that a folder nobody may write into is found before any game is played.
+    let log = EngineLog::file(&log_file)
+        .map_err(|e| CliError::Usage(format!("cannot write {}: {e}", log_file.display())))?;
     println!(
         "Match: {} at {} under {} ({}), records and engines.log in {}",
         count(args.games, "game"),
@@ -140,8 +147,10 @@ pub fn run(rules: Rules, args: MatchArgs) -> Result<(), CliError> {
         rules.game.name,
         out.display()
     );
+    let start = crate::cli::load_position(&rules, &args.position)?;
     let setup = Arc::new(Setup {
         rules: Arc::new(rules),
+        start,
         engines: [a, b],
         games: args.games,
         time: args.time,
@@ -273,7 +282,7 @@ fn play_game(setup: &Setup, n: u32) -> Result<Played, CliError> {
     if names[0] == names[1] {
         names = [0, 1].map(|i| format!("{} #{}", names[i], i + 1));
     }
-    let mut history = History::new(setup.rules.clone(), setup.rules.start_position());
+    let mut history = History::new(setup.rules.clone(), setup.start.clone());
     for side in Side::BOTH {
         engines[side.index()]
             .start_game(&history, side, setup.time)
