@@ -142,8 +142,8 @@ pub struct PlayersArgs {
     /// Who plays White: human (the default), computer[:LEVEL] or an ATSI engine's command.
     #[arg(long, value_name = "PLAYER", value_parser = Player::parse)]
     pub white: Option<Player>,
-    /// The time control an engine plays by: BASE+INC in seconds (default 120+2); it loses when
-    /// its clock runs out.
+    /// A clock for every side: BASE+INC in seconds; a side whose time runs out loses (without
+    /// it, only an engine has a clock, 120+2).
     #[arg(long, value_name = "BASE+INC")]
     pub time: Option<TimeControl>,
 }
@@ -151,24 +151,6 @@ pub struct PlayersArgs {
 impl PlayersArgs {
     fn sides(&self) -> [Option<Player>; 2] {
         [self.black.clone(), self.white.clone()]
-    }
-
-    /// `--time`, refused when no engine plays: the computer plays by its level, and a
-    /// clock silently ignored would mislead.
-    fn engine_time(&self) -> Result<Option<TimeControl>, CliError> {
-        let engine = self
-            .sides()
-            .iter()
-            .flatten()
-            .any(|p| matches!(p, Player::Engine(_)));
-        match self.time {
-            Some(t) if !engine => Err(CliError::Usage(format!(
-                "--time {t}: the clock of an ATSI engine (--black/--white CMD), and none plays; \
-                 the computer plays by its level's time a move (computer:easy, computer:hard, \
-                 computer:30s)"
-            ))),
-            t => Ok(t),
-        }
     }
 }
 
@@ -233,8 +215,8 @@ pub struct PlayOptions {
     /// Who plays Black and White, where the command line says (else a person, or who
     /// played the record).
     pub players: [Option<Player>; 2],
-    /// An engine's time control (`--time`).
-    pub engine_time: Option<TimeControl>,
+    /// The clocks' time control (`--time`).
+    pub time: Option<TimeControl>,
 }
 
 #[derive(Args, Debug)]
@@ -453,7 +435,7 @@ fn open_record(
         read_only,
         offer_resume: false,
         players: players.sides(),
-        engine_time: players.engine_time()?,
+        time: players.time,
     };
     Ok(play(rules, pos, options)?)
 }
@@ -511,7 +493,7 @@ pub fn run(
                 game,
                 read_only: false,
                 players: a.players.sides(),
-                engine_time: a.players.engine_time()?,
+                time: a.players.time,
             };
             Ok(play(rules, pos, options)?)
         }

@@ -131,7 +131,9 @@ pub fn run(rules: Rules, args: MatchArgs) -> Result<(), CliError> {
         }
     }
     let log_file = out.join("engines.log");
-    let log = EngineLog::file(&log_file)?;
+    // Made first, so that a folder nobody may write into is found before any game is played.
+    let log = EngineLog::file(&log_file)
+        .map_err(|e| CliError::Usage(format!("cannot write {}: {e}", log_file.display())))?;
     println!(
         "Match: {} at {} under {} ({}), records and engines.log in {}",
         count(args.games, "game"),

@@ -61,9 +61,10 @@ pub struct Record {
     /// `engine:COMMAND` (empty: a person, as in every record written before these fields).
     pub black_player: String,
     pub white_player: String,
-    /// The clocks of a timed game (against an engine): its time control and the time each
-    /// side had left after the last move (`time`, `black_clock`, `white_clock`; none in an
-    /// untimed game, as in every record written before them).
+    /// The clocks of a timed game: its time control and the time each side had left after
+    /// the last move (`time`, `black_clock`, `white_clock`; a side that plays without a
+    /// clock has none; none at all in an untimed game, as in every record written before
+    /// them).
     pub clock: Option<Clocks>,
     /// RFC 3339 UTC dates (may be empty in hand-written records).
     pub started: String,
@@ -532,13 +533,12 @@ impl Record {
         }
         if let Some(c) = &self.clock {
             // Seconds to the millisecond; `{:?}` keeps a float a float (`60.0`).
-            let left = |side| (c.remaining(side).as_secs_f64() * 1e3).round() / 1e3;
-            s.push_str(&format!(
-                "time = {}\nblack_clock = {:?}\nwhite_clock = {:?}\n",
-                quote(&c.control.to_string()),
-                left(Side::Black),
-                left(Side::White)
-            ));
+            // A side that plays without a clock has none written.
+            s.push_str(&format!("time = {}\n", quote(&c.control.to_string())));
+            for side in Side::BOTH.into_iter().filter(|s| c.is_timed(*s)) {
+                let left = (c.remaining(side).as_secs_f64() * 1e3).round() / 1e3;
+                s.push_str(&format!("{}_clock = {left:?}\n", side.name()));
+            }
         }
         if self.moves.is_empty() {
             s.push_str("moves = []\n");
@@ -658,8 +658,9 @@ fn value(s: Option<&Spanned<String>>) -> &str {
     s.map_or("", |s| s.get_ref().as_str())
 }
 
-/// The clocks of a timed game: `time` (BASE+INC), and the seconds each side had left (the
-/// base when left out); clocks without a time control are refused.
+/// The clocks of a timed game: `time` (BASE+INC), and the seconds each side had left; a side
+/// whose clock is left out plays without one (both left out: both start with the base);
+/// clocks without a time control are refused.
 fn parse_clock(src: &Source, raw: &RawRecord) -> Result<Option<Clocks>, DataError> {
     let sides = [&raw.black_clock, &raw.white_clock];
     let Some(time) = &raw.time else {
@@ -675,7 +676,10 @@ fn parse_clock(src: &Source, raw: &RawRecord) -> Result<Option<Clocks>, DataErro
         .get_ref()
         .parse()
         .map_err(|e| src.error_span(&time.span(), format!("`time`: {e}")))?;
-    let mut left = [control.base; 2];
+    if sides.iter().all(|c| c.is_none()) {
+        return Ok(Some(Clocks::new(control)));
+    }
+    let mut left = [None; 2];
     for (slot, clock) in left.iter_mut().zip(sides) {
         if let Some(c) = clock {
             *slot = Duration::try_from_secs_f64(*c.get_ref())
@@ -686,7 +690,8 @@ fn parse_clock(src: &Source, raw: &RawRecord) -> Result<Option<Clocks>, DataErro
                         &c.span(),
                         format!("{} is not a number of seconds left on a clock", c.get_ref()),
                     )
-                })?;
+                })
+                .map(Some)?;
         }
     }
     Ok(Some(Clocks::resumed(control, left)))
@@ -899,7 +904,7 @@ mod tests {
         assert!(!rec.to_toml().contains("clock"), "untimed: no clock fields");
         let control: TimeControl = "60+1".parse().unwrap();
         let left = [Duration::from_millis(58_251), Duration::from_secs(61)];
-        rec.clock = Some(Clocks::resumed(control, left));
+        rec.clock = Some(Clocks::resumed(control, left.map(Some)));
         let text = rec.to_toml();
         assert!(
             text.contains("time = \"60+1\"\nblack_clock = 58.251\nwhite_clock = 61.0\n"),
@@ -907,10 +912,17 @@ mod tests {
         );
         let back = Record::parse("g", &text).unwrap();
         assert_eq!(back.clock, rec.clock);
-        let base_only = text.replace("black_clock = 58.251\n", "");
-        let back = Record::parse("g", &base_only).unwrap();
-        let c = back.clock.unwrap();
-        assert_eq!(c.remaining(Side::Black), Duration::from_secs(60));
+        // A side without its clock plays without one (a person against an engine); with
+        // neither, both start with the base.
+        let untimed = text.replace("black_clock = 58.251\n", "");
+        let c = Record::parse("g", &untimed).unwrap().clock.unwrap();
+        assert!(!c.is_timed(Side::Black) && c.is_timed(Side::White));
+        let mut again = rec.clone();
+        again.clock = Some(c);
+        assert_eq!(again.to_toml(), untimed, "written back as it was");
+        let base_only = untimed.replace("white_clock = 61.0\n", "");
+        let c = Record::parse("g", &base_only).unwrap().clock.unwrap();
+        assert_eq!(c, Clocks::new(control));
         let e = Record::parse("g", &text.replace("time = \"60+1\"\n", "")).unwrap_err();
         assert!(e.to_string().contains("a clock without `time`"), "{e}");
         let e = Record::parse("g", &text.replace("58.251", "-3.0")).unwrap_err();

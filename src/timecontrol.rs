@@ -69,11 +69,13 @@ impl fmt::Display for TimeControl {
     }
 }
 
-/// Both sides' remaining time under a time control.
+/// Both sides' remaining time under a time control. A side may play without a clock (a
+/// person against an engine that needs one): its time is never charged and never runs out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Clocks {
     pub control: TimeControl,
     remaining: [Duration; 2],
+    timed: [bool; 2],
 }
 
 /// What a clock says after a move: still running, or the flag fell.
@@ -85,26 +87,49 @@ pub enum Flag {
 }
 
 impl Clocks {
+    /// Both sides timed, each with the base time.
     pub fn new(control: TimeControl) -> Clocks {
         Clocks {
             control,
             remaining: [control.base; 2],
+            timed: [true; 2],
         }
     }
 
-    /// Clocks as they stood (a game resumed from its record): `remaining` by side index.
-    pub fn resumed(control: TimeControl, remaining: [Duration; 2]) -> Clocks {
-        Clocks { control, remaining }
+    /// Clocks as they stood (a game resumed from its record): the time left by side index,
+    /// none for a side that plays without a clock.
+    pub fn resumed(control: TimeControl, remaining: [Option<Duration>; 2]) -> Clocks {
+        Clocks {
+            control,
+            remaining: remaining.map(|r| r.unwrap_or(control.base)),
+            timed: remaining.map(|r| r.is_some()),
+        }
     }
 
-    /// A side's remaining time.
+    /// These clocks with `side` playing without one.
+    pub fn untimed(mut self, side: Side) -> Clocks {
+        self.timed[side.index()] = false;
+        self.remaining[side.index()] = self.control.base;
+        self
+    }
+
+    /// Whether `side` plays by its clock.
+    pub fn is_timed(&self, side: Side) -> bool {
+        self.timed[side.index()]
+    }
+
+    /// A side's remaining time (an untimed side's stays the base).
     pub fn remaining(&self, side: Side) -> Duration {
         self.remaining[side.index()]
     }
 
     /// Charges `side` for a move that took `used`: its flag falls if that is more than it had
     /// plus `margin` (latency a host forgives); otherwise it gets the increment.
+    /// An untimed side is never charged.
     pub fn charge(&mut self, side: Side, used: Duration, margin: Duration) -> Flag {
+        if !self.is_timed(side) {
+            return Flag::InTime;
+        }
         let left = &mut self.remaining[side.index()];
         if used > *left + margin {
             *left = Duration::ZERO;
@@ -167,5 +192,14 @@ mod tests {
             Flag::Fallen
         );
         assert_eq!(c.remaining(Side::Black), Duration::ZERO);
+        // A side without a clock is never charged and its flag never falls.
+        let mut c = Clocks::new(tc("1+0.5")).untimed(Side::White);
+        assert!(!c.is_timed(Side::White) && c.is_timed(Side::Black));
+        let hour = Duration::from_secs(3600);
+        assert_eq!(c.charge(Side::White, hour, margin), Flag::InTime);
+        assert_eq!(c.remaining(Side::White), Duration::from_secs(1));
+        assert_eq!(c.charge(Side::Black, hour, margin), Flag::Fallen);
+        let back = Clocks::resumed(c.control, [Some(Duration::ZERO), None]);
+        assert_eq!(back, c);
     }
 }

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{fails, ok};
+use common::{fails, ok, run, stderr};
 use std::path::Path;
 
 #[test]
@@ -120,12 +120,15 @@ fn positions_round_trip_through_the_command_line() {
     assert!(e.contains("rows"), "{e}");
 }
 
-/// `--time` is an engine's clock: with no engine playing it is refused, not ignored.
+/// `--time` gives every side a clock (the computer's too); one that is not a time control is
+/// refused before the game opens, saying what is expected.
 #[test]
-fn a_clock_without_an_engine_is_refused() {
-    let e = fails(&["play", "--white", "computer", "--time", "60+1"]);
+fn a_bad_clock_is_refused() {
+    let o = run(&["play", "--white", "computer", "--time", "0+1"]);
+    assert_eq!(o.status.code(), Some(2), "a usage error");
+    let e = stderr(&o);
     assert!(
-        e.contains("--time 60+1: the clock of an ATSI engine") && e.contains("computer:30s"),
+        e.contains("time control \"0+1\"") && e.contains("BASE+INC"),
         "{e}"
     );
 }

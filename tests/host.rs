@@ -179,6 +179,19 @@ fn bad_match_arguments_are_refused_clearly() {
         err.contains("cannot create the match folder") && err.contains("a-file"),
         "{err}"
     );
+    // A folder that is there but nobody may write into, root included (Linux's /proc): found
+    // before any game is played, and named.
+    if cfg!(target_os = "linux") {
+        let o = run_match(
+            Path::new("/proc"),
+            [&pusher("A"), &pusher("B")],
+            &["--time", "1"],
+        );
+        assert_eq!(o.status.code(), Some(1));
+        let err = stderr(&o);
+        assert!(err.contains("cannot write /proc/engines.log"), "{err}");
+        assert!(!stdout(&o).contains("Match:"), "no game was started");
+    }
     let o = run_match(dir.path(), ["exit 0", &pusher("B")], &["--time", "1"]);
     assert!(!o.status.success());
     assert!(

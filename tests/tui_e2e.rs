@@ -538,7 +538,7 @@ fn an_engine_that_hangs_loses_on_time_and_quitting_kills_it() {
         return;
     };
     let s = t.wait_for("silent (Black) thinks");
-    assert!(s.contains("clock 0:0"), "its clock shows:\n{s}");
+    assert!(s.contains("Black to move 0:0"), "its clock shows:\n{s}");
     let s = t.wait_for("wins");
     assert!(
         s.contains("silent (Black) loses (time forfeit): sent no move within"),
@@ -677,5 +677,73 @@ fn ko_a_frozen_piece_is_marked_at_240_by_70() {
         .find(|l| l.trim_start().starts_with("13 "))
         .unwrap_or_else(|| panic!("{s}"));
     assert!(row.contains("v砲") && !row.contains('='), "{row}");
+    quit_at_once(&t, "q");
+}
+
+/// Against the computer with a clock: the person's time runs out while they think, they lose
+/// on time at once (said on screen), and the game is saved so.
+#[test]
+fn a_flag_that_falls_against_the_computer_ends_the_game_and_is_saved() {
+    let args = |_: &std::path::Path| "play --game sho --white computer:50ms --time 4+0".into();
+    let Some((dir, t)) = game("flag", args, (80, 24)) else {
+        return;
+    };
+    let s = t.wait_for("Black to move 0:0");
+    assert!(s.contains("White 0:04"), "both clocks show:\n{s}");
+    t.keys(&["k", "k", "Enter", "k", "Enter"]);
+    t.wait_for("Computer (White) played");
+    let s = t.wait_for("loses (time forfeit)");
+    assert!(
+        s.contains("Black loses (time forfeit): its clock ran out.") && s.contains("White won"),
+        "{s}"
+    );
+    quit_at_once(&t, "q");
+    let text = autosaved(dir.path());
+    assert!(
+        text.contains("result = \"white\"\ntermination = \"time forfeit\""),
+        "{text}"
+    );
+    assert!(text.contains("black_clock = 0.0\n"), "{text}");
+}
+
+/// Undo while an external engine thinks (it would take a minute) is at once; the engine,
+/// started again, answers the next move in step with the game.
+#[test]
+fn undo_while_an_engine_thinks_is_at_once_and_it_plays_on() {
+    let args = |d: &std::path::Path| {
+        let turn = format!(
+            "n=$(cat {d}/n 2>/dev/null || echo 0); n=$((n + 1)); echo $n > {d}/n; \
+             if [ $n = 1 ]; then sleep 60; fi; echo \"move ${{n}}k ${{n}}l\"",
+            d = d.display()
+        );
+        let e = scripted_engine(d, "slow", &turn);
+        format!("play --white \"{e}\"")
+    };
+    let Some((_dir, t)) = game("undo-engine", args, (240, 70)) else {
+        return;
+    };
+    t.wait_for("Black to move");
+    for _ in 0..10 {
+        t.keys(&["k"]);
+    }
+    t.keys(&["Enter", "k", "Enter"]);
+    t.wait_for("slow (White) thinks");
+    let asked = Instant::now();
+    t.keys(&["u"]);
+    let s = t.wait_for("Undid P19.26-19.25. Black to move.");
+    assert!(s.contains("Undid P19.26-19.25"), "{s}");
+    assert!(
+        asked.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        asked.elapsed()
+    );
+    // The same push again: the engine (started again) answers at once with its second push.
+    t.keys(&["Enter", "k", "Enter"]);
+    let s = t.wait_for("2. slow (White) played");
+    assert!(s.contains("2. slow (White) played P2.11-2.12"), "{s}");
+    assert!(
+        asked.elapsed() < Duration::from_secs(20),
+        "nobody waited a minute"
+    );
     quit_at_once(&t, "q");
 }

@@ -19,6 +19,7 @@ use super::view::Panel;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use std::path::PathBuf;
 use std::sync::mpsc::Sender;
+use std::time::Duration;
 use taikyoku::card::Cards;
 use taikyoku::geometry::Side;
 use taikyoku::history::{History, Undone};
@@ -26,7 +27,7 @@ use taikyoku::movegen::Move;
 use taikyoku::position::{EndReason, Outcome, Position};
 use taikyoku::record::{self, Record};
 use taikyoku::rules::Rules;
-use taikyoku::timecontrol::TimeControl;
+use taikyoku::timecontrol::{Clocks, TimeControl};
 
 pub struct App {
     /// The game and its files.
@@ -59,6 +60,12 @@ pub struct App {
     pub players: Players,
     /// Redo was asked in a game against the computer: its reply is redone too.
     redo_reply: bool,
+    /// The time control given on the command line (`--time`), for a game resumed at the
+    /// offer.
+    asked_time: Option<TimeControl>,
+    /// The clocks a game read from a record had, and which sides engines played there.
+    kept_clocks: Option<Clocks>,
+    recorded_engines: [bool; 2],
 }
 
 impl App {
@@ -94,6 +101,9 @@ impl App {
             tx: None,
             players: Players::new(Default::default()),
             redo_reply: false,
+            asked_time: None,
+            kept_clocks: None,
+            recorded_engines: [false; 2],
         }
     }
 
@@ -106,23 +116,39 @@ impl App {
         }
     }
 
-    /// The time control an engine plays by: `asked` (`--time`), else the one a resumed
-    /// game's record kept, else [`engine::DEFAULT_TIME`].
-    pub fn engine_time(&self, asked: Option<TimeControl>) -> TimeControl {
-        asked
-            .or(self.session.record.clock.map(|c| c.control))
-            .unwrap_or_else(|| engine::DEFAULT_TIME.parse().expect("a time control"))
+    /// `e` plays its side (by its clock: [`App::init_clocks`]).
+    pub fn add_engine(&mut self, e: Engine) {
+        self.name_player(e.side(), e.name());
+        self.players.add_engine(e);
     }
 
-    /// `e` plays its side by `time`'s clock. A game resumed under the time control its
-    /// record kept goes on with the clocks as they stood; the record keeps them from now on.
-    pub fn add_engine(&mut self, e: Engine, time: TimeControl) {
-        self.name_player(e.side(), e.name());
-        let kept = self.session.record.clock.filter(|c| c.control == time);
-        self.players.add_engine(e, time);
-        if let Some(c) = kept {
-            self.players.clocks = Some(c);
+    /// The clocks of the game. `asked` (`--time`) gives every side a clock: afresh, or as
+    /// they stood if the record kept clocks under that time control. Without it, a recorded
+    /// game's clocks go on (a side an engine played, now played at the keyboard, without
+    /// one), and an engine that has none gets [`engine::DEFAULT_TIME`], the others no clock.
+    pub fn init_clocks(&mut self, asked: Option<TimeControl>) {
+        self.asked_time = asked;
+        let p = &self.players;
+        let engine = |s: &Side| matches!(p.of(*s), Player::Engine(_));
+        let mut clocks = match (asked, self.kept_clocks) {
+            (Some(t), Some(c)) if c.control == t => Some(c),
+            (Some(t), _) => Some(Clocks::new(t)),
+            (None, Some(c)) => Some(c),
+            (None, None) if Side::BOTH.iter().any(engine) => {
+                let t = engine::DEFAULT_TIME.parse().expect("a time control");
+                Some(Clocks::new(t))
+            }
+            (None, None) => None,
+        };
+        let by_default = asked.is_none() && self.kept_clocks.is_none();
+        for side in Side::BOTH {
+            let gone = self.recorded_engines[side.index()] && !engine(&side);
+            if asked.is_none() && (gone || by_default && !engine(&side)) {
+                clocks = clocks.map(|c| c.untimed(side));
+            }
         }
+        self.players.clocks = clocks.filter(|c| Side::BOTH.iter().any(|s| c.is_timed(*s)));
+        self.players.restart_clock();
         self.session.record.clock = self.players.clocks;
     }
 
@@ -163,12 +189,14 @@ impl App {
         read_only: bool,
     ) -> App {
         let sides = [&record.black_player, &record.white_player].map(|p| Player::from_record(p));
+        let kept_clocks = record.clock;
         let mut session = Session::from_record(record, replay, read_only);
         let n = session.history.point();
         // The board is set up as at the start (side, cursor); then the end or the start shows.
         session.history.goto(0);
         let mut app = App::with_session(session, keymap, theme, ascii);
         let engines: Vec<String> = sides.iter().filter_map(|s| s.1.clone()).collect();
+        app.recorded_engines = sides.each_ref().map(|s| s.1.is_some());
         app.players = Players::new(sides.map(|s| s.0));
         if read_only {
             app.replay = Some(Replay::default());
@@ -177,6 +205,8 @@ impl App {
             let welcome = Replay::welcome(app.history(), &app.keymap);
             app.update(Msg::Say(welcome));
         } else {
+            app.kept_clocks = kept_clocks;
+            app.init_clocks(None);
             app.update(Msg::Show(n));
             let loaded = app.loaded(&engines);
             app.update(Msg::Say(loaded));
@@ -203,6 +233,11 @@ impl App {
     fn danger_note(&self) -> String {
         super::preview::danger_text(self.history(), &self.board.danger)
             .map_or(String::new(), |d| format!(" {d}"))
+    }
+
+    /// Whether a clock runs now (the screen is drawn again now and then, and a flag may fall).
+    pub fn clock_running(&self) -> bool {
+        self.players.clocks.is_some() && self.replay.is_none() && self.outcome().is_none()
     }
 
     pub fn history(&self) -> &History {
@@ -281,6 +316,7 @@ impl App {
                 None
             }
             Msg::Thought(id, result) => self.thought(id, result),
+            Msg::Tick => self.tick(),
             Msg::Quit => {
                 self.quit = true;
                 None
@@ -371,7 +407,7 @@ impl App {
                     "{} cannot be hurried: ATSI has no command to make an engine move now; \
                      it moves by its clock ({}).",
                     self.players.label(side),
-                    self.players.clock(side).unwrap_or_default()
+                    self.players.clock(side, h).unwrap_or_default()
                 )),
                 Some(side) if self.players.move_now() => {
                     Msg::Say(format!("{} moves now.", self.players.label(side)))
@@ -507,6 +543,7 @@ impl App {
             (ConfirmKind::OwnCapture(m), true) => Some(Msg::PlayAnyway(m)),
             (ConfirmKind::Resume, false) => {
                 self.pending_resume = None;
+                self.players.restart_clock();
                 Some(Msg::Say(format!(
                     "A new game. {} to move; {} selects.",
                     capital(self.pos().to_move().name()),
@@ -577,7 +614,17 @@ impl App {
     /// Plays a move: the player's, or the `computer`'s (its `thought`, unless it is a reply
     /// redone), which is announced as its move, with its evaluation, and gets the cursor, so
     /// that it shows wherever it is on the board.
+    /// The mover's clock is charged first: a move made after its flag fell loses on time.
     fn play_as(&mut self, m: Move, computer: bool, thought: Option<&Thought>) -> Option<Msg> {
+        let side = self.pos().to_move();
+        if self.outcome().is_none() {
+            let in_time = self.players.charge(side, thought.and_then(|t| t.elapsed));
+            // Saved with the move (or the loss): a resumed game goes on with them.
+            self.session.record.clock = self.players.clocks;
+            if !in_time {
+                return self.lost_on_time(side);
+            }
+        }
         let (played, failed) = match self.session.play(&m) {
             Ok(done) => done,
             Err(e) if computer => {
@@ -599,7 +646,7 @@ impl App {
         let danger = self.danger_note();
         let n = h.point();
         let clock = thought
-            .and_then(|_| self.players.clock(played.side))
+            .and_then(|_| self.players.clock(played.side, h))
             .map_or(String::new(), |c| format!(", {c}"));
         let text = format!(
             "{}{}{clock}",
@@ -625,6 +672,13 @@ impl App {
     /// reply goes with the player's move (a running search stops first): undo ends on the
     /// player's own turn.
     fn undo(&mut self) -> Option<Msg> {
+        if let Some(o) = self.outcome().filter(|o| o.reason == EndReason::Time) {
+            return Some(Msg::Warn(format!(
+                "{} lost on time: a clock cannot be turned back, so that is not undone. \
+                 The moves stay browsable.",
+                capital(o.winner.opponent().name())
+            )));
+        }
         self.players.stop();
         let mut said_undone = Vec::new();
         let mut failed = None;
@@ -652,6 +706,8 @@ impl App {
         if said_undone.is_empty() {
             return Some(Msg::warn("Nothing to undo."));
         }
+        // Undo takes back moves, not time: the clocks go on as they stand.
+        self.players.restart_clock();
         let h = &self.session.history;
         let at = at.unwrap_or(self.board.cursor_square());
         self.board.moved(h, at);
@@ -699,21 +755,7 @@ impl App {
         }
         let (side, purpose) = self.players.finished(id)?;
         match (purpose, result) {
-            (Purpose::Move, Ok(t)) => {
-                let in_time = self.players.charge(side, t.elapsed);
-                // Saved with the move (or the loss): a resumed game goes on with them.
-                self.session.record.clock = self.players.clocks;
-                match in_time {
-                    true => self.play_as(t.mv, true, Some(&t)),
-                    false => self.concede(
-                        side,
-                        Failed {
-                            reason: EndReason::Time,
-                            why: "its clock ran out".into(),
-                        },
-                    ),
-                }
-            }
+            (Purpose::Move, Ok(t)) => self.play_as(t.mv, true, Some(&t)),
             (Purpose::Move, Err(failed)) => self.concede(side, failed),
             (Purpose::Hint, Ok(t)) => {
                 let h = &self.session.history;
@@ -726,6 +768,39 @@ impl App {
                 )))
             }
             (Purpose::Hint, Err(failed)) => Some(Msg::Warn(format!("No hint: {}.", failed.why))),
+        }
+    }
+
+    /// `side` ran out of time: it loses (its clock, at zero, saved with the result).
+    fn lost_on_time(&mut self, side: Side) -> Option<Msg> {
+        self.players.stop();
+        let failed = Failed {
+            reason: EndReason::Time,
+            why: "its clock ran out".into(),
+        };
+        self.concede(side, failed)
+    }
+
+    /// Now and then while a clock runs: a person whose time is up loses on time; the
+    /// computer whose time is up moves at once (and is charged when its move comes). An
+    /// engine's host keeps its deadline itself.
+    fn tick(&mut self) -> Option<Msg> {
+        let h = &self.session.history;
+        if self.replay.is_some() || self.pending_resume.is_some() || h.outcome().is_some() {
+            return None;
+        }
+        let side = h.position().to_move();
+        match self.players.of(side) {
+            Player::Human if self.players.flag_fallen(h) => {
+                self.players.charge(side, None);
+                self.session.record.clock = self.players.clocks;
+                self.lost_on_time(side)
+            }
+            Player::Computer(_) if self.players.time_left(side, h) == Some(Duration::ZERO) => {
+                self.players.move_now();
+                None
+            }
+            _ => None,
         }
     }
 
@@ -805,6 +880,9 @@ impl App {
         self.replay = None;
         self.board.read_only = false;
         let n = self.session.history.point();
+        // The record's clocks were the end of its game's: the new game's start afresh.
+        self.kept_clocks = None;
+        self.init_clocks(self.asked_time);
         let result = self.session.branch();
         let h = &self.session.history;
         let at = self.board.cursor_square();
@@ -845,7 +923,7 @@ impl App {
 
     /// Goes on with `players` (an engine among them already running) in place of the ones
     /// the record names; the clocks a record kept under their time control go on.
-    fn keep_players(&mut self, players: Players) {
+    fn keep_players(&mut self, players: Players, asked: Option<TimeControl>) {
         self.set_players(players.sides.clone());
         self.players = players;
         for side in Side::BOTH {
@@ -853,18 +931,7 @@ impl App {
                 self.name_player(side, &name);
             }
         }
-        let control = self.players.clocks.map(|c| c.control);
-        if let Some(c) = self
-            .session
-            .record
-            .clock
-            .filter(|c| Some(c.control) == control)
-        {
-            self.players.clocks = Some(c);
-        }
-        if self.players.clocks.is_some() {
-            self.session.record.clock = self.players.clocks;
-        }
+        self.init_clocks(asked);
         let loaded = self.loaded(&[]);
         self.update(Msg::Say(loaded));
     }
@@ -905,10 +972,8 @@ impl App {
         let theme = self.theme.clone();
         let mut app = App::from_record(record, replay, keymap, theme, self.board.view.ascii, false);
         if keep_players {
-            app.keep_players(std::mem::replace(
-                &mut self.players,
-                Players::new(Default::default()),
-            ));
+            let players = std::mem::replace(&mut self.players, Players::new(Default::default()));
+            app.keep_players(players, self.asked_time);
         }
         let files = &mut self.session.files;
         app.session.files.games_dir = files.games_dir.take();

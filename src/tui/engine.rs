@@ -2,14 +2,23 @@
 //! and checks its moves). The engine keeps a clock: it loses when it hangs past its time,
 //! crashes or sends an illegal move. ATSI cannot take a move back, so after an undo (or on
 //! a game resumed midway) the engine is told the game again from the position it is in.
+//!
+//! ATSI v00 cannot stop an engine either: an undo (or redo) while it thinks kills it (its
+//! process group, through its [`Handle`]), which ends the wait for its move at once, and its
+//! next move starts it again and tells it the game from scratch. Waiting for the reply to
+//! throw it away would keep the player waiting for as long as the engine thinks (for a hung
+//! engine, its whole clock) before it could be asked anything; a restart costs only its
+//! handshake, and the engine and the game cannot disagree about the position afterwards.
 
 use super::players::{Failed, Progress, Thought};
 use crate::host::{EngineLog, EngineProcess, HostError};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 use taikyoku::geometry::Side;
 use taikyoku::history::History;
 use taikyoku::position::EndReason;
-use taikyoku::timecontrol::{Clocks, TimeControl};
+use taikyoku::timecontrol::Clocks;
 
 /// The time control an engine plays by in the terminal game unless `--time` says otherwise.
 pub const DEFAULT_TIME: &str = "120+2";
@@ -17,29 +26,67 @@ pub const DEFAULT_TIME: &str = "120+2";
 /// Latency forgiven beyond the engine's clock before it loses on time.
 pub const MARGIN: Duration = Duration::from_secs(1);
 
+/// What the game needs to stop an engine while its thread waits for its move: its process
+/// group (the current one: a restarted engine has another) and a mark that it was killed.
+#[derive(Clone, Debug, Default)]
+pub struct Handle {
+    pid: Arc<AtomicU32>,
+    killed: Arc<AtomicBool>,
+}
+
+impl Handle {
+    /// Kills the engine's process group at once; its next move starts it again.
+    pub fn kill(&self) {
+        self.killed.store(true, Ordering::SeqCst);
+        kill_group(self.pid.load(Ordering::SeqCst));
+    }
+}
+
+/// Kills a process group (an engine and whatever its shell started).
+fn kill_group(pid: u32) {
+    #[cfg(unix)]
+    if let Ok(pgid) = libc::pid_t::try_from(pid)
+        && pgid > 0
+    {
+        // SAFETY: kill(2) with a negative pid signals the engine's own process group (made at
+        // its spawn), nothing else; an error (the group is gone) is harmless.
+        unsafe {
+            libc::kill(-pgid, libc::SIGKILL);
+        }
+    }
+}
+
 /// A running engine playing one side.
 pub struct Engine {
     process: EngineProcess,
     side: Side,
-    time: TimeControl,
+    /// How it was started, to start it again after it was killed.
+    command: String,
+    log: EngineLog,
+    handle: Handle,
     /// The point and position the engine was last told of (it knows the game to there).
     synced: Option<(usize, u64)>,
 }
 
 impl Engine {
     /// Starts `command` (its conversation logged to `log`) to play `side`.
-    pub fn spawn(
-        command: &str,
-        side: Side,
-        time: TimeControl,
-        log: EngineLog,
-    ) -> Result<Engine, HostError> {
+    pub fn spawn(command: &str, side: Side, log: EngineLog) -> Result<Engine, HostError> {
+        let process = EngineProcess::spawn(command, log.clone())?;
+        let handle = Handle::default();
+        handle.pid.store(process.pid(), Ordering::SeqCst);
         Ok(Engine {
-            process: EngineProcess::spawn(command, log)?,
+            process,
             side,
-            time,
+            command: command.to_string(),
+            log,
+            handle,
             synced: None,
         })
+    }
+
+    /// What stops it while it thinks.
+    pub fn handle(&self) -> Handle {
+        self.handle.clone()
     }
 
     pub fn side(&self) -> Side {
@@ -50,13 +97,11 @@ impl Engine {
         self.process.name()
     }
 
-    /// The process group to kill when the game ends while the engine thinks.
-    pub fn pid(&self) -> u32 {
-        self.process.pid()
-    }
-
     /// The engine's move in `h`'s position (its side to move), within its time on `clocks`.
     pub fn play(&mut self, h: &History, clocks: &Clocks) -> Result<Thought, Failed> {
+        if self.handle.killed.swap(false, Ordering::SeqCst) {
+            self.restart().map_err(failed)?;
+        }
         let p = h.point();
         let knows = |n: usize| self.synced == Some((n, h.position_at(n).hash()));
         // It knows the game up to the point, or up to the opponent's move just played (which
@@ -68,7 +113,7 @@ impl Engine {
                 h.clone()
             };
             self.process
-                .start_game(&from, self.side, self.time)
+                .start_game(&from, self.side, clocks.control)
                 .map_err(failed)?;
         }
         let deadline = Instant::now() + clocks.remaining(self.side) + MARGIN;
@@ -94,6 +139,16 @@ impl Engine {
             },
             elapsed: Some(m.elapsed),
         })
+    }
+}
+
+impl Engine {
+    /// Starts the engine again (it was killed while it thought): it knows no game yet.
+    fn restart(&mut self) -> Result<(), HostError> {
+        self.process = EngineProcess::spawn(&self.command, self.log.clone())?;
+        self.handle.pid.store(self.process.pid(), Ordering::SeqCst);
+        self.synced = None;
+        Ok(())
     }
 }
 

@@ -51,7 +51,6 @@ use taikyoku::geometry::Side;
 use taikyoku::position::Position;
 use taikyoku::rules::Rules;
 use taikyoku::store;
-use taikyoku::timecontrol::TimeControl;
 use theme::Theme;
 
 /// The user's config directory (`keys.toml`, `config.toml`); `TAIKYOKU_CONFIG_DIR`
@@ -197,7 +196,8 @@ pub fn run(rules: Rules, start: Position, options: PlayOptions) -> Result<(), Tu
         });
         app.set_players(sides);
     }
-    start_engines(&mut app, options.engine_time)?;
+    app.init_clocks(options.time);
+    start_engines(&mut app)?;
     app.session.files.autosave_dir = store::autosave_dir();
     app.session.files.games_dir = store::games_dir();
     app.session.adopt_autosave();
@@ -228,8 +228,7 @@ pub fn run(rules: Rules, start: Position, options: PlayOptions) -> Result<(), Tu
 /// Starts the engines the players name, before the terminal is taken (an engine that does
 /// not start is reported as the game's error); their conversation goes to `engines.log` in
 /// the data directory.
-fn start_engines(app: &mut App, time: Option<TimeControl>) -> Result<(), TuiError> {
-    let time = app.engine_time(time);
+fn start_engines(app: &mut App) -> Result<(), TuiError> {
     let log = store::data_dir()
         .and_then(|d| {
             std::fs::create_dir_all(&d).ok()?;
@@ -240,12 +239,12 @@ fn start_engines(app: &mut App, time: Option<TimeControl>) -> Result<(), TuiErro
         let Player::Engine(cmd) = app.players.of(side).clone() else {
             continue;
         };
-        let e = engine::Engine::spawn(&cmd, side, time, log.tagged(side.name()));
+        let e = engine::Engine::spawn(&cmd, side, log.tagged(side.name()));
         let e = e.map_err(|e| TuiError::Engine {
             command: cmd.clone(),
             message: e.to_string(),
         })?;
-        app.add_engine(e, time);
+        app.add_engine(e);
     }
     Ok(())
 }
@@ -304,6 +303,9 @@ fn event_loop(
 ) -> io::Result<()> {
     let mut flood = Flood::default();
     while !app.quit {
+        if app.clock_running() {
+            app.update(Msg::Tick);
+        }
         let size = terminal.size()?;
         let area = ratatui::layout::Rect::new(0, 0, size.width, size.height);
         app.layout(area);
@@ -313,8 +315,8 @@ fn event_loop(
             panic!("TAIKYOKU_TEST_PANIC is set");
         }
         // Wait for a message, then take every one already there before drawing again; while
-        // the computer thinks, the screen is drawn again now and then (its clock runs).
-        let tick = app.players.thinking().map(|_| TICK);
+        // the computer thinks or a clock runs, the screen is drawn again now and then.
+        let tick = (app.players.thinking().is_some() || app.clock_running()).then_some(TICK);
         let first = match flood.wait(rx, tick) {
             Ok(msg) => msg,
             Err(RecvTimeoutError::Timeout) => {

@@ -4,7 +4,7 @@
 //! freezes; a stop flag makes it move at once. Each job has an id: what a stopped or stale job
 //! posts is ignored.
 
-use super::engine::{Engine, MARGIN, clock_text};
+use super::engine::{Engine, Handle, MARGIN, clock_text};
 use super::msg::Msg;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::Sender;
@@ -16,8 +16,8 @@ use taikyoku::history::History;
 use taikyoku::movegen::Move;
 use taikyoku::notation;
 use taikyoku::position::EndReason;
-use taikyoku::search::{self, Info, Limits, SearchOptions, Searcher};
-use taikyoku::timecontrol::{Clocks, Flag, TimeControl};
+use taikyoku::search::{self, Clock, Info, Limits, SearchOptions, Searcher};
+use taikyoku::timecontrol::{Clocks, Flag};
 
 /// A strength of the computer: its time per move (and, for the weakest, a depth cap).
 #[derive(Clone, Debug, PartialEq)]
@@ -78,10 +78,13 @@ impl Level {
             .join(", ")
     }
 
-    fn limits(&self) -> Limits {
+    /// The search's limits: the level's time per move (and depth), and with `clock` the time
+    /// manager's share of what is left, whichever is shorter.
+    fn limits(&self, clock: Option<Clock>) -> Limits {
         Limits {
             depth: self.depth,
             movetime: Some(self.movetime),
+            clock,
             ..Limits::default()
         }
     }
@@ -287,10 +290,13 @@ pub struct Players {
     /// else its own.
     brains: [Option<Arc<Mutex<Brain>>>; 2],
     hint_brain: Option<Arc<Mutex<Brain>>>,
-    /// The engines' names and process groups, by side.
-    engines: [Option<(String, u32)>; 2],
-    /// The engines' clocks (a person's time is not kept).
+    /// The engines' names and what stops them, by side.
+    engines: [Option<(String, Handle)>; 2],
+    /// The clocks of a timed game (a side may play without one).
     pub clocks: Option<Clocks>,
+    /// When the side to move's clock started running (its turn began, or the game went on
+    /// after an undo, a redo or a resume).
+    turn: Instant,
     job: Option<Job>,
     /// Every thread started, joined when the game ends.
     threads: Vec<JoinHandle<()>>,
@@ -311,6 +317,7 @@ impl Players {
             hint_brain: None,
             engines: [None, None],
             clocks: None,
+            turn: Instant::now(),
             job: None,
             threads: Vec::new(),
         }
@@ -343,11 +350,10 @@ impl Players {
         }
     }
 
-    /// `engine` plays its side, by the clock of its time control.
-    pub fn add_engine(&mut self, engine: Engine, time: TimeControl) {
+    /// `engine` plays its side, by its clock (see [`Players::clocks`]).
+    pub fn add_engine(&mut self, engine: Engine) {
         let side = engine.side();
-        self.engines[side.index()] = Some((engine.name().to_string(), engine.pid()));
-        self.clocks.get_or_insert(Clocks::new(time));
+        self.engines[side.index()] = Some((engine.name().to_string(), engine.handle()));
         self.brains[side.index()] = Some(Arc::new(Mutex::new(Brain::Engine(Box::new(engine)))));
     }
 
@@ -361,23 +367,70 @@ impl Players {
         self.engines[side.index()].is_some()
     }
 
-    /// Charges `side`'s clock for a move that took `elapsed`; false when its flag fell.
-    pub fn charge(&mut self, side: Side, elapsed: Option<Duration>) -> bool {
-        match (&mut self.clocks, elapsed) {
-            (Some(c), Some(used)) => c.charge(side, used, MARGIN) == Flag::InTime,
-            _ => true,
+    /// Latency forgiven on `side`'s clock: an engine's and the computer's answer crosses a
+    /// pipe or a thread; a person's flag falls at 0:00, as the clock on screen shows.
+    fn margin(&self, side: Side) -> Duration {
+        match self.of(side) {
+            Player::Human => Duration::ZERO,
+            _ => MARGIN,
         }
     }
 
-    /// "clock 1:58" for an engine's side (running down while it thinks).
-    pub fn clock(&self, side: Side) -> Option<String> {
-        let c = self.clocks.as_ref().filter(|_| self.is_engine(side))?;
-        let used = match self.thinking() {
-            Some(t) if t.side == side && t.purpose == Purpose::Move => t.started.elapsed(),
-            _ => Duration::ZERO,
+    /// Charges `side`, whose move was just made, for the time it took (`elapsed`: as an
+    /// engine's host measured it; else since its turn began), and starts the other side's
+    /// clock; false when its flag fell.
+    pub fn charge(&mut self, side: Side, elapsed: Option<Duration>) -> bool {
+        let used = elapsed.unwrap_or_else(|| self.turn.elapsed());
+        let margin = self.margin(side);
+        self.turn = Instant::now();
+        match &mut self.clocks {
+            Some(c) => c.charge(side, used, margin) == Flag::InTime,
+            None => true,
+        }
+    }
+
+    /// The side to move's clock starts afresh from now (after an undo, a redo, a resume):
+    /// the time in between is nobody's.
+    pub fn restart_clock(&mut self) {
+        self.turn = Instant::now();
+    }
+
+    /// The time `side` has left, running down on its turn; none when it plays without a
+    /// clock.
+    pub fn time_left(&self, side: Side, h: &History) -> Option<Duration> {
+        let c = self.clocks.as_ref().filter(|c| c.is_timed(side))?;
+        let running = h.outcome().is_none() && h.position().to_move() == side;
+        let used = if running {
+            self.turn.elapsed()
+        } else {
+            Duration::ZERO
         };
-        let left = c.remaining(side).saturating_sub(used);
+        Some(c.remaining(side).saturating_sub(used))
+    }
+
+    /// Whether the side to move has used all its time (and its margin): its flag falls.
+    pub fn flag_fallen(&self, h: &History) -> bool {
+        let side = h.position().to_move();
+        let timed = self.clocks.is_some_and(|c| c.is_timed(side));
+        let left = self.clocks.map_or(Duration::ZERO, |c| c.remaining(side));
+        timed && h.outcome().is_none() && self.turn.elapsed() > left + self.margin(side)
+    }
+
+    /// "clock 1:58" for a timed side (running down on its turn).
+    pub fn clock(&self, side: Side, h: &History) -> Option<String> {
+        let left = self.time_left(side, h)?;
         Some(format!("clock {}", clock_text(left)))
+    }
+
+    /// The side to move's clock as the search's time manager reads it.
+    fn search_clock(&self, h: &History) -> Option<Clock> {
+        let side = h.position().to_move();
+        let c = self.clocks.filter(|c| c.is_timed(side))?;
+        Some(Clock {
+            remaining: self.time_left(side, h)?,
+            increment: c.control.increment,
+            opponent: self.time_left(side.opponent(), h),
+        })
     }
 
     /// The running search, for the screen.
@@ -392,10 +445,16 @@ impl Players {
         }
     }
 
-    /// Stops the running search (its result will be ignored).
+    /// Stops the running search (its result will be ignored). An engine cannot be told to
+    /// stop: it is killed, and started again for its next move (see [`super::engine`]).
     pub fn stop(&mut self) {
         if let Some(j) = self.job.take() {
             j.stop.store(true, Ordering::Relaxed);
+            if let Some((_, handle)) = &self.engines[j.shown.side.index()]
+                && j.shown.purpose == Purpose::Move
+            {
+                handle.kill();
+            }
         }
     }
 
@@ -418,7 +477,7 @@ impl Players {
             return;
         }
         let task = match (self.of(side), &self.clocks) {
-            (Player::Computer(level), _) => Task::Search(level.limits()),
+            (Player::Computer(level), _) => Task::Search(level.limits(self.search_clock(h))),
             (Player::Engine(_), Some(c)) if self.is_engine(side) => Task::Engine(*c),
             _ => return,
         };
@@ -433,8 +492,10 @@ impl Players {
         if self.job.is_some() {
             return false;
         }
+        // A hint takes the time of the side to move: within its clock.
+        let clock = self.search_clock(h);
         let computer = Side::BOTH.into_iter().find_map(|s| match self.of(s) {
-            Player::Computer(l) => Some((s, l.limits())),
+            Player::Computer(l) => Some((s, l.limits(clock))),
             _ => None,
         });
         let (brain, limits) = match computer {
@@ -448,6 +509,7 @@ impl Players {
                 self.hint_brain.get_or_insert_with(|| new_brain(h)).clone(),
                 Limits {
                     movetime: Some(HINT_TIME),
+                    clock,
                     ..Limits::default()
                 },
             ),
@@ -515,26 +577,9 @@ impl Drop for Players {
     fn drop(&mut self) {
         // An engine waits for its move with no way to be stopped: its process group is
         // killed, which ends the wait at once.
-        if let Some(j) = &self.job
-            && let Some((_, pid)) = &self.engines[j.shown.side.index()]
-        {
-            kill_group(*pid);
-        }
         self.stop();
         for t in self.threads.drain(..) {
             let _ = t.join();
-        }
-    }
-}
-
-/// Kills a process group (an engine and whatever its shell started).
-fn kill_group(pid: u32) {
-    #[cfg(unix)]
-    if let Ok(pgid) = libc::pid_t::try_from(pid) {
-        // SAFETY: kill(2) with a negative pid signals the engine's own process group (made at
-        // its spawn), nothing else; an error (the group is gone) is harmless.
-        unsafe {
-            libc::kill(-pgid, libc::SIGKILL);
         }
     }
 }

@@ -2,6 +2,7 @@
 //! hint line under it (the main keys, from the keymap).
 
 use super::dialogs::Dialog;
+use super::engine::clock_text;
 use super::keys::{Action, Keymap};
 use super::msg::Msg;
 use super::players::{self, Players, Purpose, Thinking};
@@ -9,6 +10,7 @@ use super::theme::Theme;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
+use std::time::Duration;
 use taikyoku::geometry::Side;
 use taikyoku::history::History;
 use unicode_width::UnicodeWidthStr;
@@ -41,11 +43,12 @@ impl Status {
         None
     }
 
-    /// The turn (or the result), then the message or what the open dialog asks.
-    /// Draws the status line; returns what did not fit (for the hint line) and its style.
+    /// The turn (or the result) with the clocks of a timed game (`left`, by side: the side to
+    /// move's in its box, the other's after it), then the message or what the open dialog
+    /// asks. Draws the status line; returns what did not fit (for the hint line) and its style.
     pub fn draw(
         &self,
-        h: &History,
+        (h, left): (&History, [Option<Duration>; 2]),
         dialog: Option<&Dialog>,
         t: &Theme,
         area: Rect,
@@ -60,18 +63,25 @@ impl Status {
             t.status
         };
         let to_move = h.position().to_move();
+        let clock = |s: Side| left[s.index()].map_or(String::new(), |d| clock_text(d) + " ");
         let turn = match h.outcome() {
             Some(o) => format!(" {} won ", super::app::capital(o.winner.name())),
-            None => format!(" {} to move ", super::app::capital(to_move.name())),
+            None => format!(
+                " {} to move {}",
+                super::app::capital(to_move.name()),
+                clock(to_move)
+            ),
         };
-        let turn_style = if to_move == Side::Black {
-            t.black
-        } else {
-            t.white
-        }
-        .add_modifier(Modifier::REVERSED);
+        let side_style = |s: Side| if s == Side::Black { t.black } else { t.white };
+        let turn_style = side_style(to_move).add_modifier(Modifier::REVERSED);
         buf.set_string(area.x, area.y, &turn, turn_style);
         let mut x = area.x + turn.width() as u16 + 1;
+        let other = to_move.opponent();
+        if let Some(d) = left[other.index()].filter(|_| h.outcome().is_none()) {
+            let text = format!("{} {}", super::app::capital(other.name()), clock_text(d));
+            buf.set_string(x, area.y, &text, side_style(other));
+            x += text.width() as u16 + 1;
+        }
         if self.unsaved {
             let mark = " NOT SAVED ";
             buf.set_string(x, area.y, mark, t.warning.add_modifier(Modifier::REVERSED));
@@ -198,10 +208,7 @@ pub fn thinking_text(k: &Keymap, players: &Players, t: &Thinking) -> String {
             super::app::capital(t.side.name())
         ),
     };
-    let clock = players
-        .clock(t.side)
-        .map_or(String::new(), |c| format!(" · {c}"));
-    format!("{who}: {}{clock}", players::describe(t))
+    format!("{who}: {}", players::describe(t))
 }
 
 /// Draws the hint line (while the computer thinks: what it thinks).

@@ -1847,3 +1847,45 @@ fn keys_beyond_a_burst_are_dropped_until_quiet_but_never_ctrl_c() {
     assert!(said.contains("Ignored 2 keys"), "{said}");
     assert!(!flood.drops(&h, &mut taken));
 }
+
+/// Saving into a folder nobody may write into (Linux's /proc: root too, so that the test
+/// runs as root) fails, naming the file, and loses nothing: the game's own record keeps its
+/// moves, `s` still saves there, and a game whose autosave cannot be written says where.
+#[cfg(target_os = "linux")]
+#[test]
+fn saving_where_nothing_can_be_written_names_the_file_and_loses_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = start("wikipedia");
+    app.session.files.autosave_dir = Some(dir.path().join("autosave"));
+    pawn_move(&mut app, 17, 10, 11);
+    let mine = dir.path().join("mine.toml");
+    save_as(&mut app, &mine);
+    assert_eq!(saved_moves(&mine).len(), 1, "{}", app.status.text);
+    pawn_move(&mut app, 17, 25, 24);
+    keys(&mut app, "S");
+    keys(&mut app, "/proc/game.toml");
+    key(&mut app, KeyCode::Enter);
+    assert!(app.status.warning, "{}", app.status.text);
+    assert!(
+        app.status.text.starts_with("Not saved: ") && app.status.text.contains("/proc/game.toml"),
+        "{}",
+        app.status.text
+    );
+    assert_eq!(
+        saved_moves(&mine).len(),
+        1,
+        "the record saved before is as it was"
+    );
+    keys(&mut app, "s");
+    assert_eq!(saved_moves(&mine).len(), 2, "{}", app.status.text);
+    // A new game whose autosave folder cannot be written into.
+    let mut app = start("wikipedia");
+    app.session.files.autosave_dir = Some("/proc".into());
+    pawn_move(&mut app, 17, 10, 11);
+    assert!(app.status.warning && app.status.unsaved);
+    assert!(
+        app.status.text.contains("Autosave failed") && app.status.text.contains("/proc"),
+        "{}",
+        app.status.text
+    );
+}

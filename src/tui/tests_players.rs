@@ -252,16 +252,21 @@ fn pusher(dir: &std::path::Path) -> String {
 
 /// A Taikyoku game (atsa rules) of a person against `cmd` as White, by a 60+1 clock.
 fn against_engine(cmd: &str) -> App {
+    against_engine_by(cmd, Some("60+1"))
+}
+
+/// A Taikyoku game (atsa rules) of a person against `cmd` as White, with `--time`.
+fn against_engine_by(cmd: &str, time: Option<&str>) -> App {
     let r = Rules::new(Game::builtin("taikyoku").unwrap(), "atsa").unwrap();
     let start = r.start_position();
     let mut app = App::new(r, start, Keymap::default(), Theme::default_theme(), false);
     app.layout(Rect::new(0, 0, 120, 40));
     app.set_players([Player::Human, Player::Engine(cmd.into())]);
     app.players_given = true;
-    let time = app.engine_time(Some("60+1".parse().unwrap()));
+    app.init_clocks(time.map(|t| t.parse().unwrap()));
     let log = crate::host::EngineLog::discard();
-    let engine = super::engine::Engine::spawn(cmd, Side::White, time, log).unwrap();
-    app.add_engine(engine, time);
+    let engine = super::engine::Engine::spawn(cmd, Side::White, log).unwrap();
+    app.add_engine(engine);
     app
 }
 
@@ -288,7 +293,8 @@ fn an_engines_clocks_are_saved_and_a_resumed_game_goes_on_with_them() {
     use taikyoku::timecontrol::Clocks;
     let dir = tempfile::tempdir().unwrap();
     let cmd = pusher(dir.path());
-    let mut app = against_engine(&cmd);
+    // Without --time the engine plays by 120+2 and the person without a clock.
+    let mut app = against_engine_by(&cmd, None);
     let (tx, rx) = mpsc::channel();
     app.tx = Some(tx);
     app.update(Msg::Resize);
@@ -308,24 +314,22 @@ fn an_engines_clocks_are_saved_and_a_resumed_game_goes_on_with_them() {
         .record
         .clock
         .expect("a timed game keeps its clocks");
-    assert_eq!(c.remaining(Side::Black), Duration::from_secs(60));
+    assert!(!c.is_timed(Side::Black), "the person plays without a clock");
     let white = c.remaining(Side::White);
-    assert!(white > Duration::from_secs(59) && white <= Duration::from_secs(61));
+    assert!(white > Duration::from_secs(119) && white <= Duration::from_secs(122));
     let text = app.session.record.to_toml();
-    assert!(
-        text.contains("time = \"60+1\"\nblack_clock = 60.0\n"),
-        "{text}"
-    );
+    assert!(text.contains("time = \"120+2\"\nwhite_clock = "), "{text}");
     let game = app.rules().game.clone();
     let resume = |asked: Option<&str>| {
         let rec = taikyoku::record::Record::parse("g", &text).unwrap();
         let replay = rec.replay(&game).unwrap();
         let k = Keymap::default();
         let mut back = App::from_record(rec, replay, k, Theme::default_theme(), false, false);
-        let time = back.engine_time(asked.map(|t| t.parse().unwrap()));
+        back.set_players([Player::Human, Player::Engine(cmd.clone())]);
+        back.init_clocks(asked.map(|t| t.parse().unwrap()));
         let log = crate::host::EngineLog::discard();
-        let engine = super::engine::Engine::spawn(&cmd, Side::White, time, log).unwrap();
-        back.add_engine(engine, time);
+        let engine = super::engine::Engine::spawn(&cmd, Side::White, log).unwrap();
+        back.add_engine(engine);
         back.players.clocks.unwrap()
     };
     let back = resume(None);
@@ -334,6 +338,8 @@ fn an_engines_clocks_are_saved_and_a_resumed_game_goes_on_with_them() {
         .remaining(Side::White)
         .abs_diff(c.remaining(Side::White));
     assert!(kept <= Duration::from_millis(1), "saved to the millisecond");
+    assert!(!back.is_timed(Side::Black));
+    // Another time control gives both sides a clock, afresh.
     assert_eq!(resume(Some("30+0")), Clocks::new("30+0".parse().unwrap()));
 }
 
@@ -381,4 +387,194 @@ fn a_game_resumed_at_the_offer_goes_on_with_the_players_given() {
     push_a_pawn(&mut app, 20);
     pump(&mut app, &rx, |a| a.history().point() == 4);
     assert_eq!(app.history().line()[3].text, "P2.11-2.12");
+}
+
+/// A Sho shogi game with these players, every side on a `time` clock (`--time`).
+fn timed(black: Player, white: Player, time: &str) -> (App, Receiver<Msg>) {
+    let (mut app, rx) = sho(black, white);
+    app.players.stop();
+    app.init_clocks(Some(time.parse().unwrap()));
+    app.update(Msg::Resize);
+    (app, rx)
+}
+
+/// Against the computer with a clock: the computer plays by it (well within its level's
+/// time), both clocks are charged and saved with every move, and a resumed game goes on with
+/// them as they stood.
+#[test]
+fn the_computer_plays_by_its_clock_and_the_clocks_are_saved() {
+    let (mut app, rx) = timed(Player::Human, computer("hard"), "3+0.5");
+    let c = app.players.clocks.expect("both sides have clocks");
+    assert!(c.is_timed(Side::Black) && c.is_timed(Side::White));
+    std::thread::sleep(Duration::from_millis(200));
+    black_moves(&mut app);
+    let asked = Instant::now();
+    pump(&mut app, &rx, |a| a.history().point() == 2);
+    // Its level allows 10 s a move; its clock's time manager far less.
+    assert!(
+        asked.elapsed() < Duration::from_millis(1500),
+        "{:?}",
+        asked.elapsed()
+    );
+    let c = app.session.record.clock.expect("saved with the move");
+    let black = c.remaining(Side::Black);
+    assert!(
+        black < Duration::from_millis(3300) && black > Duration::from_millis(3000),
+        "Black's 0.2 s charged, 0.5 s added: {black:?}"
+    );
+    let white = c.remaining(Side::White);
+    assert!(white < Duration::from_millis(3500) && white > Duration::from_secs(2));
+    // On the status line: the side to move's clock in its box, the other's after it.
+    let (h, left) = (
+        app.history(),
+        [Side::Black, Side::White].map(|s| app.players.time_left(s, app.history())),
+    );
+    assert!(left.iter().all(Option::is_some), "{left:?}");
+    assert_eq!(h.position().to_move(), Side::Black);
+    let text = app.session.record.to_toml();
+    assert!(text.contains("time = \"3+0.5\"\nblack_clock = "), "{text}");
+    let rec = taikyoku::record::Record::parse("g", &text).unwrap();
+    let replay = rec.replay(&app.rules().game).unwrap();
+    let k = Keymap::default();
+    let back = App::from_record(rec, replay, k, Theme::default_theme(), false, false);
+    assert_eq!(back.players.of(Side::White), &computer("hard"));
+    let resumed = back.players.clocks.expect("resumed with its clocks");
+    for side in [Side::Black, Side::White] {
+        let d = resumed.remaining(side).abs_diff(c.remaining(side));
+        assert!(d <= Duration::from_millis(1), "{side:?} as it stood");
+    }
+}
+
+/// A person whose time runs out against the computer loses on time: announced, saved with
+/// the clock at zero, and not undone (a clock cannot be turned back).
+#[test]
+fn a_person_whose_flag_falls_loses_on_time() {
+    let (mut app, rx) = timed(Player::Human, computer("50ms"), "1+0");
+    black_moves(&mut app);
+    pump(&mut app, &rx, |a| a.history().point() == 2);
+    app.update(Msg::Tick);
+    assert!(app.outcome().is_none(), "time is left");
+    let left = app.players.time_left(Side::Black, app.history()).unwrap();
+    std::thread::sleep(left + Duration::from_millis(50));
+    app.update(Msg::Tick);
+    let o = app.outcome().expect("the flag fell");
+    assert_eq!(
+        (o.winner, o.reason),
+        (Side::White, taikyoku::position::EndReason::Time)
+    );
+    assert!(app.status.warning);
+    assert_eq!(
+        app.status.text,
+        "Black loses (time forfeit): its clock ran out. White wins."
+    );
+    assert_eq!(app.history().point(), 2, "the moves stay");
+    let text = app.session.record.to_toml();
+    assert!(text.contains("black_clock = 0.0\n"), "{text}");
+    assert!(text.contains("termination = \"time forfeit\""), "{text}");
+    app.update(Msg::Act(Action::Undo));
+    assert!(app.outcome().is_some(), "still lost");
+    assert!(
+        app.status.text.contains("cannot be turned back"),
+        "{}",
+        app.status.text
+    );
+    assert!(
+        app.players.thinking().is_none(),
+        "nobody thinks after the game"
+    );
+}
+
+/// A move made after the person's time ran out (before the screen noticed) is not played:
+/// the flag fell first.
+#[test]
+fn a_move_after_the_flag_fell_loses_on_time() {
+    let (mut app, _rx) = timed(Player::Human, computer("50ms"), "0.1+5");
+    std::thread::sleep(Duration::from_millis(150));
+    let m = app.rules().legal_moves(app.pos())[0];
+    app.update(Msg::Play(m));
+    assert_eq!(app.history().point(), 0, "not played");
+    let o = app.outcome().expect("lost on time");
+    assert_eq!(o.reason, taikyoku::position::EndReason::Time);
+}
+
+/// Undo takes back moves, not time: the clocks stand as they were, and the person's clock
+/// runs again from the undo.
+#[test]
+fn undo_against_the_computer_keeps_the_clocks() {
+    let (mut app, rx) = timed(Player::Human, computer("20ms"), "60+0");
+    black_moves(&mut app);
+    pump(&mut app, &rx, |a| a.history().point() == 2);
+    let before = app.players.clocks.unwrap();
+    app.update(Msg::Act(Action::Undo));
+    assert_eq!(app.history().point(), 0);
+    assert_eq!(app.players.clocks.unwrap(), before);
+    let left = app.players.time_left(Side::Black, app.history()).unwrap();
+    assert!(before.remaining(Side::Black) - left < Duration::from_millis(100));
+}
+
+/// ATSI cannot stop an engine: undo while it thinks kills it, so that the undo is at once
+/// and nothing waits for its answer; its next move starts it again and tells it the game
+/// from scratch, so that it and the game agree on the position (its log shows what it was
+/// told).
+#[test]
+fn undo_while_an_engine_thinks_is_at_once_and_the_engine_is_told_the_game_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let count = dir.path().join("pushes");
+    // It pushes White's pawn of file n on its n-th turn (counted across restarts); its
+    // first turn thinks for a minute.
+    let turn = format!(
+        "n=$(cat '{f}' 2>/dev/null || echo 0); n=$((n + 1)); echo $n > '{f}'; \
+         if [ $n = 1 ]; then sleep 60; fi; echo \"move ${{n}}k ${{n}}l\"",
+        f = count.display()
+    );
+    let cmd = crate::host::fake_engine::fake_engine("Slow", &[] as &[&str], &vec![turn; 5]);
+    let r = Rules::new(Game::builtin("taikyoku").unwrap(), "atsa").unwrap();
+    let start = r.start_position();
+    let mut app = App::new(r, start, Keymap::default(), Theme::default_theme(), false);
+    app.layout(Rect::new(0, 0, 120, 40));
+    app.set_players([Player::Human, Player::Engine(cmd.clone())]);
+    app.init_clocks(None);
+    let log_path = dir.path().join("engines.log");
+    let log = crate::host::EngineLog::file(&log_path).unwrap();
+    let engine = super::engine::Engine::spawn(&cmd, Side::White, log).unwrap();
+    app.add_engine(engine);
+    let (tx, rx) = mpsc::channel();
+    app.tx = Some(tx);
+    app.update(Msg::Resize);
+    push_a_pawn(&mut app, 19);
+    let asked = Instant::now();
+    while std::fs::read_to_string(&count).is_err() && asked.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(app.players.thinking().is_some(), "it thinks (for a minute)");
+    let undo = Instant::now();
+    app.update(Msg::Act(Action::Undo));
+    assert_eq!(app.history().point(), 0, "{}", app.status.text);
+    assert!(app.players.thinking().is_none());
+    assert!(
+        undo.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        undo.elapsed()
+    );
+    // Another move: the engine, started again, answers it at once (its second push).
+    push_a_pawn(&mut app, 20);
+    pump(&mut app, &rx, |a| a.history().point() == 2);
+    assert!(
+        asked.elapsed() < Duration::from_secs(15),
+        "nobody waited for the minute"
+    );
+    assert_eq!(app.history().line()[1].text, "P2.11-2.12");
+    assert!(app.outcome().is_none(), "{}", app.status.text);
+    // And the next one, in step with the game.
+    push_a_pawn(&mut app, 21);
+    pump(&mut app, &rx, |a| a.history().point() == 4);
+    assert_eq!(app.history().line()[3].text, "P3.11-3.12");
+    let log = std::fs::read_to_string(&log_path).unwrap();
+    let restarted = log.rfind("started `").unwrap();
+    let after = &log[restarted..];
+    assert_eq!(log.matches("startgame").count(), 2, "{log}");
+    // Told the game afresh: from the opening, then Black's second push, never the first.
+    assert!(after.contains("> startgame initial"), "{log}");
+    assert!(after.contains("> opmove 20z 20y"), "{log}");
+    assert!(!after.contains("> opmove 19z 19y"), "{log}");
 }

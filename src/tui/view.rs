@@ -11,6 +11,7 @@ use super::status;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::widgets::{Paragraph, Widget, Wrap};
+use taikyoku::geometry::Side;
 
 /// The smallest terminal the game draws in.
 pub const MIN_WIDTH: u16 = 72;
@@ -227,7 +228,10 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     if let Some(m) = a.moves {
         MoveList::draw(h, app.replay.as_ref(), t, m, buf);
     }
-    let rest = app.status.draw(h, app.dialog.as_ref(), t, a.status, buf);
+    let left = Side::BOTH.map(|s| app.players.time_left(s, h).filter(|_| app.replay.is_none()));
+    let rest = app
+        .status
+        .draw((h, left), app.dialog.as_ref(), t, a.status, buf);
     // What the status line could not hold goes on below, in place of the key hints.
     match rest {
         Some((text, style)) if app.players.thinking().is_none() => {
