@@ -36,6 +36,10 @@ pub struct BestmoveArgs {
     /// Search threads (1: deterministic for a given seed and node limit).
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
     pub threads: u16,
+    /// Weights of the evaluation's terms, NAME=N pairs (mobility, stake, hunt; 0 switches
+    /// one off).
+    #[arg(long, value_name = "WEIGHTS", default_value = "")]
+    pub eval: String,
     /// Print JSON: {"move", "score", "depth", "pv", "nodes", "nps"}.
     #[arg(long)]
     pub json: bool,
@@ -72,7 +76,9 @@ pub fn bestmove(g: &GameArgs, rs: &Option<String>, a: BestmoveArgs) -> Result<()
         threads: a.threads as usize,
         seed: a.seed,
     };
+    let weights = (a.eval.parse()).map_err(|e| CliError::Usage(format!("--eval: {e}")))?;
     let mut searcher = Searcher::new(rules.clone(), opts);
+    searcher.set_weights(weights);
     let stop = AtomicBool::new(false);
     let json = a.json;
     let mut progress = |i: &Info| {

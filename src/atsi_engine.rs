@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use taikyoku::atsi::{
     self, AtsaHost, AtsiError, EngineReply, HostCommand, Order, ParamType, StartPos,
 };
+use taikyoku::eval::Weights;
 use taikyoku::geometry::Side;
 use taikyoku::movegen::Move;
 use taikyoku::notation;
@@ -48,6 +49,10 @@ pub struct EngineArgs {
     /// Search threads.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub threads: usize,
+    /// Weights of the evaluation's terms, NAME=N pairs (mobility, stake, hunt; 0 switches
+    /// one off), for A/B matches.
+    #[arg(long, value_name = "WEIGHTS", default_value = "")]
+    pub eval: String,
     /// Play only moves ATSA's web host can judge (see the README).
     #[arg(long)]
     pub atsa_host_safe: bool,
@@ -93,6 +98,7 @@ struct Settings {
     hash: usize,
     threads: usize,
     host_safe: bool,
+    weights: Weights,
 }
 
 impl Settings {
@@ -106,6 +112,7 @@ impl Settings {
             hash: a.hash.clamp(1, 4096),
             threads: a.threads.clamp(1, 64),
             host_safe: a.atsa_host_safe,
+            weights: a.eval.parse().map_err(|e| format!("--eval: {e}"))?,
         })
     }
 
@@ -548,8 +555,12 @@ impl Session {
             threads: s.threads,
             seed: s.seed,
         };
-        self.searcher
-            .get_or_insert_with(|| Searcher::new(self.rules.clone(), opts))
+        let weights = s.weights;
+        self.searcher.get_or_insert_with(|| {
+            let mut searcher = Searcher::new(self.rules.clone(), opts);
+            searcher.set_weights(weights);
+            searcher
+        })
     }
 
     /// The evaluation of a position for the first player (a short search).

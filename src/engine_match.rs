@@ -49,6 +49,10 @@ pub struct MatchArgs {
     /// need more).
     #[arg(long, value_name = "SECONDS", default_value_t = host::HANDSHAKE_TIMEOUT.as_secs_f64(), value_parser = handshake_seconds)]
     pub handshake_timeout: f64,
+    /// Every game starts from this position (a position string or a file holding one)
+    /// instead of the opening: to replay an ending, e.g. a king hunt.
+    #[command(flatten)]
+    pub position: crate::cli::PositionArgs,
 }
 
 fn handshake_seconds(s: &str) -> Result<f64, String> {
@@ -61,6 +65,7 @@ fn handshake_seconds(s: &str) -> Result<f64, String> {
 /// What the games share.
 struct Setup {
     rules: Arc<Rules>,
+    start: taikyoku::position::Position,
     engines: [String; 2],
     games: u32,
     time: TimeControl,
@@ -142,8 +147,10 @@ pub fn run(rules: Rules, args: MatchArgs) -> Result<(), CliError> {
         rules.game.name,
         out.display()
     );
+    let start = crate::cli::load_position(&rules, &args.position)?;
     let setup = Arc::new(Setup {
         rules: Arc::new(rules),
+        start,
         engines: [a, b],
         games: args.games,
         time: args.time,
@@ -275,7 +282,7 @@ fn play_game(setup: &Setup, n: u32) -> Result<Played, CliError> {
     if names[0] == names[1] {
         names = [0, 1].map(|i| format!("{} #{}", names[i], i + 1));
     }
-    let mut history = History::new(setup.rules.clone(), setup.rules.start_position());
+    let mut history = History::new(setup.rules.clone(), setup.start.clone());
     for side in Side::BOTH {
         engines[side.index()]
             .start_game(&history, side, setup.time)

@@ -196,6 +196,75 @@ pub const ROYAL_SHELTER: i32 = 12;
 /// An attacker counts at most this value (a huge piece near the royal is no worse than a
 /// big one: the search sees what it can take).
 const THREAT_CAP: i32 = 2000;
+/// The royal danger grows with the lead at most this many times over.
+const STAKE_CAP: i32 = 32;
+/// A side hunts the enemy's royals once its army (royals left out) is this many times the
+/// enemy's.
+const HUNT_RATIO: i32 = 2;
+
+/// The weights of the terms beyond material, switchable for A/B matches (`taikyoku engine
+/// --eval mobility=10,stake=100,hunt=2`); 0 switches a term off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// Tenths of a centipawn per move the side to move has more than its opponent.
+    pub mobility: i32,
+    /// The lead that doubles a last royal's danger, in per mille of a side's army at the
+    /// start: what is at stake when it falls is the whole lead, so a fixed penalty would weigh
+    /// nothing far ahead (Taikyoku's armies are 40 times Sho's).
+    pub stake: i32,
+    /// Centipawns per square a piece stands nearer an enemy royal it can capture, for a side
+    /// overwhelmingly ahead ([`HUNT_RATIO`]): the king hunt.
+    pub hunt: i32,
+}
+
+impl Default for Weights {
+    fn default() -> Weights {
+        Weights {
+            mobility: 10,
+            stake: 100,
+            hunt: 2,
+        }
+    }
+}
+
+impl std::str::FromStr for Weights {
+    type Err = String;
+
+    /// `NAME=N` pairs separated by commas; the names not given keep their default.
+    fn from_str(s: &str) -> Result<Weights, String> {
+        let mut w = Weights::default();
+        for pair in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let (name, value) = pair
+                .split_once('=')
+                .ok_or_else(|| format!("{pair:?} is not NAME=N"))?;
+            let n: i32 = value
+                .trim()
+                .parse()
+                .ok()
+                .filter(|n| *n >= 0)
+                .ok_or_else(|| format!("{name}: {value:?} is not a whole number >= 0"))?;
+            match name.trim() {
+                "mobility" => w.mobility = n,
+                "stake" => w.stake = n,
+                "hunt" => w.hunt = n,
+                other => return Err(format!("unknown term {other:?}: mobility, stake or hunt")),
+            }
+        }
+        Ok(w)
+    }
+}
+
+/// The king hunt of one search: which side hunts, where the enemy's royals stood at the root,
+/// and which of the hunter's pieces can capture which of them.
+#[derive(Clone, Debug)]
+struct Hunt {
+    side: usize,
+    /// The hunted royals' files and ranks.
+    royals: Vec<(i8, i8)>,
+    /// Per cell code: bit `j` set if the piece can capture `royals[j]`.
+    takes: Vec<u64>,
+    reach: i32,
+}
 
 /// The evaluation tables a search uses: values looked up by board cell, and the small
 /// positional terms (development, a royal staying home, the centre) by mailbox cell.
@@ -213,6 +282,13 @@ pub struct Eval {
     xy: Vec<(i8, i8)>,
     /// Mailbox cells per rank.
     stride: usize,
+    pub weights: Weights,
+    /// A side's army at the start (Black's; [`Eval::army`]).
+    start_army: i32,
+    /// Set by [`Eval::for_position`] when a side is overwhelmingly ahead.
+    hunt: Option<Hunt>,
+    /// Per kind: the royal kinds it can capture ([`capturable_royals`]), found on first use.
+    takes: std::sync::Arc<std::sync::OnceLock<Vec<Vec<KindId>>>>,
 }
 
 impl Eval {
@@ -244,14 +320,111 @@ impl Eval {
         }
         let stride = rules.cell_index(dims.square(0, 1).expect("two ranks"))
             - rules.cell_index(dims.square(0, 0).expect("a square"));
-        Eval {
+        let mut e = Eval {
             by_cell,
             royal,
             ahead,
             off_centre,
             xy,
             stride,
+            weights: Weights::default(),
+            start_army: 0,
+            hunt: None,
+            takes: Default::default(),
+        };
+        e.start_army = e.army(&rules.start_position(), 0);
+        e
+    }
+
+    /// The evaluation for a search from `pos`: the king hunt switched on (towards the royals
+    /// where they stand now) if a side's material is [`HUNT_RATIO`] times the other's.
+    pub fn for_position(&self, rules: &Rules, pos: &Position) -> Eval {
+        let mut e = self.clone();
+        e.hunt = None;
+        if self.weights.hunt == 0 {
+            return e;
         }
+        let total = |side| self.army(pos, side);
+        let Some(side) = (0..2).find(|&s| total(s) >= HUNT_RATIO * total(1 - s).max(1)) else {
+            return e;
+        };
+        let takes = self.takes.get_or_init(|| capturable_royals(rules));
+        let royals: Vec<(usize, KindId)> = pos
+            .side_cells(if side == 0 { Side::White } else { Side::Black })
+            .filter(|&i| self.royal[pos.cell(i) as usize])
+            .filter_map(|i| decode(pos.cell(i)).map(|p| (i, p.kind)))
+            .take(64)
+            .collect();
+        let codes = self.by_cell.len();
+        let takes = (0..codes)
+            .map(|c| {
+                // Codes 1..4 hold no piece (kinds count from code 4).
+                let piece = (c >= 4).then(|| decode(c as Cell)).flatten();
+                let piece = piece.filter(|p| (p.kind as usize) < takes.len());
+                piece.map_or(0, |p| {
+                    (royals.iter().enumerate())
+                        .filter(|(_, (_, k))| takes[p.kind as usize].contains(k))
+                        .fold(0u64, |bits, (j, _)| bits | 1 << j)
+                })
+            })
+            .collect();
+        let dims = rules.dims();
+        e.hunt = Some(Hunt {
+            side,
+            royals: royals.iter().map(|&(i, _)| self.xy[i]).collect(),
+            takes,
+            reach: dims.files.max(dims.ranks) as i32,
+        });
+        e
+    }
+
+    /// The value of `side`'s (index) pieces, royals left out (their bonus would hide a lone
+    /// royal's plight).
+    fn army(&self, pos: &Position, side: usize) -> i32 {
+        pos.cells()
+            .iter()
+            .filter(|&&c| c != EMPTY && c != crate::position::OFF && cell_side(c) == side)
+            .filter(|&&c| !self.royal[c as usize])
+            .map(|&c| self.cell_value(c))
+            .sum()
+    }
+
+    /// The side that hunts the enemy's royals in this search, if any.
+    pub fn hunter(&self) -> Option<Side> {
+        let side = self.hunt.as_ref()?.side;
+        Some(if side == 0 { Side::Black } else { Side::White })
+    }
+
+    /// The hunt's bonus for the piece in `cell` on mailbox cell `idx`: per square nearer the
+    /// nearest enemy royal it can capture.
+    #[inline]
+    fn hunt_bonus(&self, cell: Cell, idx: usize) -> i32 {
+        let Some(h) = &self.hunt else { return 0 };
+        if cell_side(cell) != h.side {
+            return 0;
+        }
+        let bits = h.takes[cell as usize];
+        let (x, y) = self.xy[idx];
+        let near = (h.royals.iter().enumerate())
+            .filter(|&(j, _)| bits >> j & 1 == 1)
+            .map(|(_, &(rx, ry))| {
+                (rx as i32 - x as i32)
+                    .abs()
+                    .max((ry as i32 - y as i32).abs())
+            })
+            .min();
+        near.map_or(0, |d| self.weights.hunt * (h.reach - d).max(0))
+    }
+
+    /// The mobility term for the side to move with `own` moves against the opponent's
+    /// `theirs`. The search reads both counts where it has them almost for free: the
+    /// opponent's is the length of the move list the parent node generated (one move
+    /// earlier), the side to move's is counted from the parent's incremental move cache
+    /// ([`crate::movecache::MoveCache::count_after`]), which only regenerates the pieces the
+    /// last move touched. Generating both sides' moves at every leaf would cost about as much
+    /// as the rest of the search together on a 36×36 board.
+    pub fn mobility(&self, own: u64, theirs: u64) -> i32 {
+        (own as i64 - theirs as i64).clamp(-100_000, 100_000) as i32 * self.weights.mobility / 10
     }
 
     /// The value of the piece in `cell` (0 for an empty cell).
@@ -270,7 +443,7 @@ impl Eval {
         let place = if self.royal[cell as usize] {
             -ROYAL_ADVANCE * (ahead - ROYAL_HOME).max(0)
         } else {
-            ADVANCE * ahead - CENTRE * self.off_centre[idx] as i32
+            ADVANCE * ahead - CENTRE * self.off_centre[idx] as i32 + self.hunt_bonus(cell, idx)
         };
         self.cell_value(cell) + place
     }
@@ -290,13 +463,26 @@ impl Eval {
             .sum()
     }
 
-    /// The safety of the royals, from the side to move's view: a side down to its last royal
-    /// loses with it, so the enemy pieces near it (weighted by their value and closeness) count
-    /// against it and its own pieces next to it for it. Not kept move by move: the search adds
-    /// it where it stands pat.
-    pub fn royal_safety(&self, pos: &Position) -> i32 {
+    /// The safety of the royals, from the side to move's view, whose material lead is `lead`:
+    /// a side down to its last royal loses with it, so the enemy pieces near it (weighted by
+    /// their value and closeness) count against it and its own pieces next to it for it. The
+    /// danger grows with what would be lost: the side's lead over [`Weights::stake`] (a side
+    /// far ahead must not let a short attack take the game from it). Not kept move by move:
+    /// the search adds it where it stands pat.
+    pub fn royal_safety(&self, pos: &Position, lead: i32) -> i32 {
         let us = pos.to_move();
-        self.royal_danger(pos, us.opponent()) - self.royal_danger(pos, us)
+        self.staked(self.royal_danger(pos, us.opponent()), -lead)
+            - self.staked(self.royal_danger(pos, us), lead)
+    }
+
+    /// `danger` to the royal of a side that leads by `lead`, grown with the stake.
+    fn staked(&self, danger: i32, lead: i32) -> i32 {
+        if self.weights.stake == 0 || lead <= 0 || danger == 0 {
+            return danger;
+        }
+        let stake = (self.weights.stake as i64 * self.start_army as i64 / 1000).max(1);
+        let grown = (stake + lead as i64).min(STAKE_CAP as i64 * stake);
+        (danger as i64 * grown / stake) as i32
     }
 
     /// How exposed `side`'s last royal is (0 while it has several, or none).
@@ -419,4 +605,65 @@ impl Eval {
     pub fn mover_value(&self, rules: &Rules, pos: &Position, m: &Move) -> i32 {
         self.cell_value(pos.cell(rules.cell_index(m.from)))
     }
+}
+
+/// Per kind: the royal kinds it can capture, asked of the generator (no rule is copied here:
+/// under ATSA's rules a range capturer cannot take a higher-ranked royal, and a kind's
+/// `cannot_capture` list may bar one). The piece stands in the middle of an empty board; an
+/// enemy royal is put on each square it reaches and on each square near it, until one of its
+/// generated moves captures it.
+pub fn capturable_royals(rules: &Rules) -> Vec<Vec<KindId>> {
+    let kinds = &rules.catalogue().kinds;
+    let royal_kinds: Vec<KindId> = (0..kinds.len())
+        .filter(|&k| kinds[k].royal)
+        .map(|k| k as KindId)
+        .collect();
+    let dims = rules.dims();
+    let Some(centre) = dims.square(dims.files as i32 / 2, dims.ranks as i32 / 2) else {
+        return vec![Vec::new(); kinds.len()];
+    };
+    let mut pos = rules.empty_position();
+    (0..kinds.len())
+        .map(|k| {
+            let piece = Piece {
+                kind: k as KindId,
+                side: Side::Black,
+                promoted: rules.readings[k].promotes_to.is_none(),
+            };
+            pos.put(centre, Some(piece), &rules.vital);
+            let (cx, cy) = dims.xy(centre);
+            let near = (-3..=3)
+                .flat_map(|dy| (-3..=3).map(move |dx| (cx + dx, cy + dy)))
+                .filter_map(|(x, y)| dims.square(x, y));
+            let mut targets: Vec<Square> = rules
+                .moves_from(&pos, centre)
+                .iter()
+                .map(|m| m.to)
+                .chain(near)
+                .filter(|&sq| sq != centre)
+                .collect();
+            targets.sort_by_key(|sq| sq.0);
+            targets.dedup();
+            let takes = royal_kinds
+                .iter()
+                .copied()
+                .filter(|&r| {
+                    let royal = Piece {
+                        kind: r,
+                        side: Side::White,
+                        promoted: rules.readings[r as usize].promotes_to.is_none(),
+                    };
+                    targets.iter().any(|&sq| {
+                        pos.put(sq, Some(royal), &rules.vital);
+                        let hit = (rules.moves_from(&pos, centre).iter())
+                            .any(|m| m.victims(dims).any(|v| v == sq));
+                        pos.put(sq, None, &rules.vital);
+                        hit
+                    })
+                })
+                .collect();
+            pos.put(centre, None, &rules.vital);
+            takes
+        })
+        .collect()
 }

@@ -259,6 +259,8 @@ struct Ply {
     cached: bool,
     /// The move being searched from this node (what the child's list follows from).
     current: Option<Move>,
+    /// The number of moves the side to move has here, once generated (the mobility term).
+    mobility: Option<u64>,
 }
 
 /// Scores of mate found `ply` plies from the root, stored relative to the node in the table.
@@ -311,6 +313,8 @@ pub struct Searcher {
 /// One thread's search: its own history, killers, buffers and counters.
 struct Worker {
     rules: Arc<Rules>,
+    /// The evaluation as configured; `eval` is it readied for the current root.
+    base: Arc<Eval>,
     eval: Arc<Eval>,
     shared: Arc<Shared>,
     /// 0 for the main thread.
@@ -444,6 +448,17 @@ impl Searcher {
         &self.main.eval
     }
 
+    /// Sets the weights of the evaluation's terms (A/B matches switch terms off with it).
+    pub fn set_weights(&mut self, weights: crate::eval::Weights) {
+        let mut e = (*self.main.base).clone();
+        e.weights = weights;
+        let e = Arc::new(e);
+        for w in std::iter::once(&mut self.main).chain(&mut self.helpers) {
+            w.base = e.clone();
+            w.eval = e.clone();
+        }
+    }
+
     /// Searches `pos` (unchanged from the caller's view) within `limits` or until `stop` is
     /// set, reporting each completed depth to `on_info`; returns the best move found. With
     /// helper threads the node limit counts the main thread's nodes, the nodes reported are
@@ -488,6 +503,7 @@ impl Worker {
     fn new(rules: Arc<Rules>, eval: Arc<Eval>, shared: Arc<Shared>, id: usize) -> Worker {
         Worker {
             rules,
+            base: eval.clone(),
             eval,
             shared,
             id,
@@ -525,6 +541,7 @@ impl Worker {
         self.generation = job.generation;
         // The helpers order the root differently (and so, soon, everything else).
         let seed = job.seed ^ (self.id as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.eval = Arc::new(self.base.for_position(&self.rules, job.pos));
         self.root_moves = self.ordered_root_moves(job.pos, job.limits, seed);
         let material = self.eval.material(job.pos);
         let mat = if job.pos.to_move().index() == 0 {
@@ -737,6 +754,7 @@ impl Worker {
         stop: &AtomicBool,
     ) -> i32 {
         self.plies[ply].pv.clear();
+        self.plies[ply].mobility = None;
         if let Some(s) = Self::terminal(pos, ply) {
             return s;
         }
@@ -798,6 +816,7 @@ impl Worker {
             self.plies[ply].moves = moves;
             return -(MATE - ply as i32);
         }
+        self.plies[ply].mobility = Some(moves.len() as u64);
         let tt_move = hit.map_or(0, |e| e.mv);
         let mut scored = std::mem::take(&mut self.plies[ply].scored);
         self.score_moves(pos, ply, &moves, &mut scored, tt_move, root);
@@ -821,7 +840,10 @@ impl Worker {
             {
                 continue;
             }
-            if searched == 1 && !self.plies[ply].cached {
+            // The replies' cache; above the leaves from the first move on, as the mobility
+            // term counts the leaves' moves from it.
+            let leaves = depth == 1 && self.eval.weights.mobility != 0;
+            if (searched == 1 || leaves) && !self.plies[ply].cached {
                 let them = pos.to_move().opponent();
                 self.plies[ply].cache.build(&self.rules, pos, them);
                 self.plies[ply].cached = true;
@@ -910,6 +932,21 @@ impl Worker {
         }
     }
 
+    /// The mobility term at a leaf, the side to move's view ([`Eval::mobility`]): its moves
+    /// counted from the parent's cache against the parent's; 0 where the parent has no
+    /// cache or no count (a null move's reply).
+    fn leaf_mobility(&mut self, pos: &Position, ply: usize) -> i32 {
+        if self.eval.weights.mobility == 0 || ply == 0 {
+            return 0;
+        }
+        let parent = &mut self.plies[ply - 1];
+        let (Some(theirs), true, Some(m)) = (parent.mobility, parent.cached, parent.current) else {
+            return 0;
+        };
+        let own = parent.cache.count_after(&self.rules, pos, &m);
+        self.eval.mobility(own, theirs)
+    }
+
     fn update_pv(&mut self, ply: usize, m: Move) {
         let (head, tail) = self.plies.split_at_mut(ply + 1);
         let pv = &mut head[ply].pv;
@@ -993,8 +1030,14 @@ impl Worker {
         if self.check_stop(stop) {
             return 0;
         }
-        // Standing pat: the material kept move by move, and the royals' safety.
-        let stand = mat + self.eval.royal_safety(pos);
+        // Standing pat: the material kept move by move, the mobility (counted at the leaf,
+        // then kept through the captures) and the royals' safety.
+        let mat = if qdepth == 0 {
+            mat + self.leaf_mobility(pos, ply)
+        } else {
+            mat
+        };
+        let stand = mat + self.eval.royal_safety(pos, mat);
         if stand >= beta || qdepth >= QUIESCENCE_DEPTH || ply >= MAX_PLY - 1 {
             return stand;
         }

@@ -487,7 +487,7 @@ fn royal_safety_weighs_attackers_near_the_last_royal_and_its_shelter() {
     let with = |extra: &[(&str, taikyoku::geometry::Side, i32, i32)]| {
         let mut all = kings.to_vec();
         all.extend_from_slice(extra);
-        eval.royal_safety(&position(sho(), B, &all))
+        eval.royal_safety(&position(sho(), B, &all), 0)
     };
     assert_eq!(with(&[]), 0);
     let far = with(&[("R", W, 4, 3)]);

@@ -10,8 +10,16 @@ struct Tmux {
 }
 
 impl Tmux {
-    /// Starts `cmd` in a detached session of the given size, or `None` without tmux.
+    /// Starts `cmd` in a detached session of the given size, or `None` without tmux. A few
+    /// tries: a tmux server that another test's last session is shutting down refuses one.
     fn start(name: &str, cmd: &str, w: u16, h: u16) -> Option<Tmux> {
+        (0..3).find_map(|i| {
+            sleep(Duration::from_millis(200 * i));
+            Tmux::try_start(name, cmd, w, h)
+        })
+    }
+
+    fn try_start(name: &str, cmd: &str, w: u16, h: u16) -> Option<Tmux> {
         let session = format!("taikyoku-e2e-{name}-{}", std::process::id());
         let ok = Command::new("tmux")
             .args([

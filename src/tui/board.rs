@@ -664,12 +664,26 @@ impl Board {
         Msg::say(said)
     }
 
-    /// The piece shown in the side panel: under the cursor, else the last one found.
+    /// The piece shown in the side panel: under the cursor; on an empty square, the selected
+    /// piece (where it may go is what the player is choosing), else the last one found.
     pub fn shown_piece(&self, h: &History) -> Option<(KindId, Option<Piece>)> {
-        match h.position().piece_at(self.cursor_square()) {
+        let pos = h.position();
+        match pos.piece_at(self.cursor_square()) {
             Some(p) => Some((p.kind, Some(p))),
-            None => self.inspect.map(|k| (k, None)),
+            None => match self.selection.as_ref().and_then(|s| pos.piece_at(s.from)) {
+                Some(p) => Some((p.kind, Some(p))),
+                None => self.inspect.map(|k| (k, None)),
+            },
         }
+    }
+
+    /// Where the selected piece stands when its card is shown for an empty square under the
+    /// cursor.
+    pub fn shown_elsewhere(&self, h: &History) -> Option<Square> {
+        let pos = h.position();
+        let sel = self.selection.as_ref()?;
+        (pos.piece_at(self.cursor_square()).is_none() && pos.piece_at(sel.from).is_some())
+            .then_some(sel.from)
     }
 
     /// What a piece shows in a square of `w` cells: up to `w - 1` cells after the mark. ASCII

@@ -76,7 +76,15 @@ impl CardPanel {
         let inner = block.inner(area);
         let d = h.rules().dims();
         let sq = board.cursor_square();
-        let mut lines: Vec<Line> = vec![Line::styled(d.square_name(sq), t.label)];
+        let place = match board.shown_elsewhere(h) {
+            Some(from) => format!(
+                "{} · the selected piece, on {}:",
+                d.square_name(sq),
+                d.square_name(from)
+            ),
+            None => d.square_name(sq),
+        };
+        let mut lines: Vec<Line> = vec![Line::styled(place, t.label)];
         match board.shown_piece(h) {
             None => lines.push(Line::from("An empty square.")),
             Some((kind, piece)) => {

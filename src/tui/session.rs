@@ -250,9 +250,9 @@ pub fn recent_games(dirs: &[Option<PathBuf>]) -> Vec<Listed> {
 }
 
 /// One line about a record: "Alice – (none) · wikipedia · Taikyoku shogi · 37 moves · last
-/// played 2026-11-30 16:07 · unfinished · game-….toml".
+/// played today 16:07 · unfinished · game-….toml".
 pub fn summary(path: &std::path::Path, r: &Record) -> String {
-    let when = r.updated.get(..16).unwrap_or(&r.updated).replace('T', " ");
+    let when = when(&r.updated, std::time::SystemTime::now());
     let state = match r.outcome {
         None => "unfinished".to_string(),
         Some(o) => format!("{} won", o.winner.name()),
@@ -268,6 +268,80 @@ pub fn summary(path: &std::path::Path, r: &Record) -> String {
         r.game,
         crate::cli::count(r.moves().len(), "move"),
     )
+}
+
+/// A record's date (RFC 3339, UTC) as people read it, in local time, seen from `now`: "today
+/// 21:14", "yesterday 09:02", "3 Nov 18:40", "3 Nov 2025 18:40"; a date that cannot be read
+/// as it is written.
+pub fn when(date: &str, now: std::time::SystemTime) -> String {
+    let (Ok(then), Some(today)) = (humantime::parse_rfc3339_weak(date), local(now)) else {
+        return date.to_string();
+    };
+    let Some(t) = local(then) else {
+        return date.to_string();
+    };
+    let yesterday = now
+        .checked_sub(std::time::Duration::from_secs(24 * 3600))
+        .and_then(local);
+    let day = |d: &Local| (d.year, d.month, d.day);
+    let time = format!("{:02}:{:02}", t.hour, t.minute);
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    let month = MONTHS[t.month.clamp(1, 12) as usize - 1];
+    if day(&t) == day(&today) {
+        format!("today {time}")
+    } else if yesterday.is_some_and(|y| day(&y) == day(&t)) {
+        format!("yesterday {time}")
+    } else if t.year == today.year {
+        format!("{} {month} {time}", t.day)
+    } else {
+        format!("{} {month} {} {time}", t.day, t.year)
+    }
+}
+
+/// A moment in the local time zone.
+struct Local {
+    year: i32,
+    month: i32,
+    day: i32,
+    hour: i32,
+    minute: i32,
+}
+
+/// `t` in the local time zone (UTC where the system does not say).
+fn local(t: std::time::SystemTime) -> Option<Local> {
+    let secs = t.duration_since(std::time::UNIX_EPOCH).ok()?.as_secs();
+    #[cfg(unix)]
+    {
+        let secs = libc::time_t::try_from(secs).ok()?;
+        // SAFETY: an all-zero `tm` is a valid value of the plain C struct; localtime_r reads
+        // `secs` and writes only into `tm` (a null return, a failure, is checked).
+        let (tm, ok) = unsafe {
+            let mut tm: libc::tm = std::mem::zeroed();
+            let ok = !libc::localtime_r(&secs, &mut tm).is_null();
+            (tm, ok)
+        };
+        ok.then_some(Local {
+            year: tm.tm_year + 1900,
+            month: tm.tm_mon + 1,
+            day: tm.tm_mday,
+            hour: tm.tm_hour,
+            minute: tm.tm_min,
+        })
+    }
+    #[cfg(not(unix))]
+    {
+        let text = humantime::format_rfc3339_seconds(t).to_string();
+        let num = |r: std::ops::Range<usize>| text.get(r)?.parse().ok();
+        Some(Local {
+            year: num(0..4)?,
+            month: num(5..7)?,
+            day: num(8..10)?,
+            hour: num(11..13)?,
+            minute: num(14..16)?,
+        })
+    }
 }
 
 /// Where a name typed at the save prompt goes: `~/` is the home directory; a relative name
@@ -317,4 +391,27 @@ pub fn describe(r: &Record) -> String {
         s.push_str(&format!(", started {}", r.started));
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::when;
+    use std::time::{Duration, SystemTime};
+
+    #[test]
+    fn dates_read_as_people_say_them() {
+        let now = humantime::parse_rfc3339("2026-12-01T12:00:00Z").unwrap();
+        let at = |t: SystemTime| humantime::format_rfc3339_seconds(t).to_string();
+        assert!(when(&at(now), now).starts_with("today "));
+        let day = Duration::from_secs(24 * 3600);
+        assert!(when(&at(now - day), now).starts_with("yesterday "));
+        let june = when("2026-06-15T12:00:00Z", now);
+        assert!(june.contains(" Jun ") && !june.contains("2026"), "{june}");
+        let old = when("2020-03-05T12:00:00Z", now);
+        assert!(old.contains(" Mar 2020 "), "{old}");
+        let hm = old.rsplit(' ').next().unwrap();
+        assert!(hm.len() == 5 && hm.as_bytes()[2] == b':', "{old}");
+        assert_eq!(when("soon", now), "soon");
+        assert_eq!(when("", now), "");
+    }
 }

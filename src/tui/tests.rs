@@ -1889,3 +1889,26 @@ fn saving_where_nothing_can_be_written_names_the_file_and_loses_nothing() {
         app.status.text
     );
 }
+
+/// With a piece selected, the cursor on an empty square where it may go shows the selected
+/// piece's card (what the player is deciding about), saying where it stands; on a piece, that
+/// piece's card; with nothing selected, an empty square is said to be one.
+#[test]
+fn a_selected_piece_keeps_its_card_over_empty_squares() {
+    let mut app = start("wikipedia");
+    goto(&mut app, 17, 13);
+    assert!(text(&render(&app, 200, 60)).contains("An empty square."));
+    press_on(&mut app, 17, 10);
+    goto(&mut app, 17, 11);
+    let s = text(&render(&app, 200, 60));
+    assert!(!s.contains("An empty square."), "{s}");
+    assert!(s.contains("19.25 · the selected piece, on 19.26:"), "{s}");
+    assert!(s.contains("Pawn (P)"), "{s}");
+    // Back on the piece itself: its own square, no note.
+    goto(&mut app, 17, 10);
+    let s = text(&render(&app, 200, 60));
+    assert!(
+        s.contains("Pawn (P)") && !s.contains("the selected piece"),
+        "{s}"
+    );
+}

@@ -6,27 +6,28 @@ use super::tests::{app_with, cell, goto, key, keys, render, sq, text};
 use ratatui::crossterm::event::KeyCode;
 use taikyoku::game::Game;
 use taikyoku::geometry::Side;
-use taikyoku::position::Piece;
 use taikyoku::rules::Rules;
 
 /// A Kō position with these pieces and both generals in far corners.
 fn ko(to_move: Side, pieces: &[(&str, Side, i32, i32)]) -> App {
     let r = Rules::new(Game::builtin("koshogi").unwrap(), "standard").unwrap();
-    let mut p = r.empty_position();
     let mut all = pieces.to_vec();
     all.push(("GE", Side::Black, 0, 0));
     all.push(("GE", Side::White, 18, 18));
-    for &(code, side, x, y) in &all {
-        let kind = r.catalogue().by_code(code).unwrap();
-        let sq = r.dims().square(x, y).unwrap();
-        let piece = Piece {
-            kind,
-            side,
-            promoted: false,
-        };
-        r.put(&mut p, sq, Some(piece));
-    }
-    p.set_to_move(to_move);
+    // Written as a JSON position, read as `--position` reads one.
+    let json: Vec<String> = all
+        .iter()
+        .map(|(code, side, x, y)| {
+            let side = side.name();
+            format!(r#"{{"piece": "{code}", "side": "{side}", "at": [{x}, {y}]}}"#)
+        })
+        .collect();
+    let text = format!(
+        r#"{{"to_move": "{}", "pieces": [{}]}}"#,
+        to_move.name(),
+        json.join(", ")
+    );
+    let p = taikyoku::notation::parse_position_json(&r, "test", &text).unwrap();
     app_with(r, p)
 }
 

@@ -578,3 +578,22 @@ fn undo_while_an_engine_thinks_is_at_once_and_the_engine_is_told_the_game_again(
     assert!(after.contains("> opmove 20z 20y"), "{log}");
     assert!(!after.contains("> opmove 19z 19y"), "{log}");
 }
+
+/// A timed game against an engine, opened from its record without the engine: the side it
+/// played, now at the keyboard, has no clock (it was the engine's); `--time` gives both one.
+#[test]
+fn an_engines_clock_does_not_pass_to_the_person_playing_its_side() {
+    use taikyoku::timecontrol::Clocks;
+    let (mut rec, _) = recorded(3, "engine:sh ./tomatene");
+    let control = "60+1".parse().unwrap();
+    rec.clock = Some(Clocks::new(control));
+    let replay = rec.replay(&Game::builtin("sho").unwrap()).unwrap();
+    let k = Keymap::default();
+    let mut app = App::from_record(rec, replay, k, Theme::default_theme(), false, false);
+    assert_eq!(app.players.of(Side::White), &Player::Human);
+    let c = app.players.clocks.expect("Black's clock goes on");
+    assert!(c.is_timed(Side::Black) && !c.is_timed(Side::White));
+    app.init_clocks(Some(control));
+    let c = app.players.clocks.unwrap();
+    assert!(c.is_timed(Side::Black) && c.is_timed(Side::White));
+}
