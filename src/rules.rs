@@ -378,6 +378,41 @@ impl Rules {
         m.captures() && (m.promotes() || royal || m.victims(self.dims()).any(enemy))
     }
 
+    /// Whether some piece of `side`'s opponent (only the one on `by`, when given) could
+    /// capture one of `side`'s royals (those the end rule counts) if it were its turn; stops
+    /// at the first such move. For a search that must not stand pat with its last royal en
+    /// prise. `buf` is scratch space.
+    pub fn royal_threatened(
+        &self,
+        pos: &Position,
+        side: Side,
+        by: Option<Square>,
+        scratch: &mut Scratch,
+        buf: &mut Vec<Move>,
+    ) -> bool {
+        let was = scratch.set_captures_only(true);
+        let dims = self.dims();
+        let them = side.opponent();
+        let mut threatens = |idx: usize| {
+            buf.clear();
+            movegen::piece_moves(pos, idx, &self.rule_set.params, &self.kinds, scratch, buf);
+            buf.iter().any(|m| {
+                m.victims(dims).any(|sq| {
+                    pos.piece_at(sq)
+                        .is_some_and(|p| p.side == side && self.vital[p.kind as usize])
+                })
+            })
+        };
+        let found = match by {
+            Some(sq) => {
+                pos.piece_at(sq).is_some_and(|p| p.side == them) && threatens(pos.index(sq))
+            }
+            None => pos.side_cells(them).any(threatens),
+        };
+        scratch.set_captures_only(was);
+        found
+    }
+
     /// The moves of the side not to move that would capture a royal piece (one the game's end
     /// rule counts) of the side to move if it were their turn: what threatens its royals.
     pub fn royal_threats(&self, pos: &Position) -> Vec<Move> {

@@ -573,6 +573,7 @@ fn undo_while_an_engine_thinks_is_at_once_and_the_engine_is_told_the_game_again(
     let restarted = log.rfind("started `").unwrap();
     let after = &log[restarted..];
     assert_eq!(log.matches("startgame").count(), 2, "{log}");
+    assert!(log.contains("# killed while it thought"), "{log}");
     // Told the game afresh: from the opening, then Black's second push, never the first.
     assert!(after.contains("> startgame initial"), "{log}");
     assert!(after.contains("> opmove 20z 20y"), "{log}");
