@@ -12,7 +12,9 @@ use std::time::{Duration, Instant};
 use taikyoku::movegen::Move;
 use taikyoku::position::Position;
 use taikyoku::rules::Rules;
-use taikyoku::search::{self, Limits, MATE, MATE_BOUND, SearchOptions, SearchResult, Searcher};
+use taikyoku::search::{
+    self, Limits, MATE, MATE_BOUND, SearchOptions, SearchResult, Searcher, Tuning,
+};
 
 fn sho_rules() -> Arc<Rules> {
     Arc::new(Rules::builtin("sho", "standard").expect("sho loads"))
@@ -103,6 +105,65 @@ fn saves_its_last_royal_rather_than_take_a_bishop() {
             "depth {d}: {best:?} leaves the king"
         );
     }
+}
+
+/// Black can take a bishop, but then White's rook reaches Black's back rank and the king,
+/// walled in by its own pawns, is lost.
+fn back_rank_bait() -> Position {
+    position(
+        sho(),
+        B,
+        &[
+            ("K", B, 0, 0),
+            ("P", B, 0, 1),
+            ("P", B, 1, 1),
+            ("S", B, 5, 3),
+            ("B", W, 6, 4),
+            ("R", W, 8, 6),
+            ("K", W, 4, 8),
+        ],
+    )
+}
+
+/// At depth 2 only the extension for a threatened last royal sees past the rook's move in
+/// [`back_rank_bait`] (without it Black stands pat with its king attacked).
+#[test]
+fn the_extension_sees_a_back_rank_attack_the_same_depth_misses() {
+    let r = sho_rules();
+    let p = back_rank_bait();
+    let takes_bishop = |m: &Move| (m.from, m.to) == (sq(&r, 5, 3), sq(&r, 6, 4));
+    let blind = tuned(&r, false, true).search(&p, &depth(2), &AtomicBool::new(false), &mut |_| {});
+    assert!(takes_bishop(&blind.best.expect("a move")), "{blind:?}");
+    let seen = tuned(&r, true, true).search(&p, &depth(2), &AtomicBool::new(false), &mut |_| {});
+    let best = seen.best.expect("a move");
+    assert!(!takes_bishop(&best), "{seen:?}");
+    assert!(seen.score > -MATE_BOUND, "a defence exists: {seen:?}");
+}
+
+fn tuned(rules: &Arc<Rules>, extend: bool, aspiration: bool) -> Searcher {
+    let mut s = searcher(rules);
+    s.set_tuning(Tuning { extend, aspiration });
+    s
+}
+
+/// In the back-rank position the score keeps falling as the search sees more: the narrow
+/// window around the last score fails low and is searched again wider, and the result is the
+/// full window's.
+#[test]
+fn an_aspiration_window_that_fails_is_searched_again() {
+    let r = sho_rules();
+    let p = back_rank_bait();
+    let mut scores = Vec::new();
+    let narrow = tuned(&r, false, true).search(&p, &depth(5), &AtomicBool::new(false), &mut |i| {
+        scores.push(i.score)
+    });
+    let full = tuned(&r, false, false).search(&p, &depth(5), &AtomicBool::new(false), &mut |_| {});
+    // From depth 3 on, each iteration starts with a window of ±60 around the last score.
+    assert!(
+        scores[1..].windows(2).any(|w| w[1] < w[0] - 100),
+        "the score falls out of the window: {scores:?}"
+    );
+    assert_eq!((narrow.best, narrow.score), (full.best, full.score));
 }
 
 #[test]

@@ -130,23 +130,23 @@ impl App {
         self.asked_time = asked;
         let p = &self.players;
         let engine = |s: &Side| matches!(p.of(*s), Player::Engine(_));
-        let mut clocks = match (asked, self.kept_clocks) {
+        let clocks = match (asked, self.kept_clocks) {
             (Some(t), Some(c)) if c.control == t => Some(c),
             (Some(t), _) => Some(Clocks::new(t)),
             (None, Some(c)) => Some(c),
-            (None, None) if Side::BOTH.iter().any(engine) => {
-                let t = engine::DEFAULT_TIME.parse().expect("a time control");
-                Some(Clocks::new(t))
-            }
+            (None, None) if Side::BOTH.iter().any(engine) => Some(Clocks::new(
+                engine::DEFAULT_TIME.parse().expect("a time control"),
+            )),
             (None, None) => None,
         };
-        let by_default = asked.is_none() && self.kept_clocks.is_none();
-        for side in Side::BOTH {
-            let gone = self.recorded_engines[side.index()] && !engine(&side);
-            if asked.is_none() && (gone || by_default && !engine(&side)) {
-                clocks = clocks.map(|c| c.untimed(side));
-            }
-        }
+        // Without --time, a side at the keyboard (or the computer's) keeps no clock that was
+        // only ever an engine's.
+        let engines_only =
+            |s: &Side| self.kept_clocks.is_none() || self.recorded_engines[s.index()];
+        let untimed = Side::BOTH
+            .into_iter()
+            .filter(|s| asked.is_none() && !engine(s) && engines_only(s));
+        let clocks = untimed.fold(clocks, |c, s| c.map(|c| c.untimed(s)));
         self.players.clocks = clocks.filter(|c| Side::BOTH.iter().any(|s| c.is_timed(*s)));
         self.players.restart_clock();
         self.session.record.clock = self.players.clocks;
@@ -683,6 +683,12 @@ impl App {
         let mut at = None;
         loop {
             let ended = self.outcome().map(|o| o.reason.describe());
+            // A move taken back takes its increment with it, saved with the undo.
+            let h = &self.session.history;
+            if let Some(p) = h.last().filter(|_| h.resigned().is_none()) {
+                self.players.take_back_increment(p.side);
+                self.session.record.clock = self.players.clocks;
+            }
             let (undone, f) = self.session.undo();
             failed = failed.or(f);
             let h = &self.session.history;
@@ -704,7 +710,7 @@ impl App {
         if said_undone.is_empty() {
             return Some(Msg::warn("Nothing to undo."));
         }
-        // Undo takes back moves, not time: the clocks go on as they stand.
+        // Undo takes back moves and their increments, not the time spent on them.
         self.players.restart_clock();
         let h = &self.session.history;
         let at = at.unwrap_or(self.board.cursor_square());

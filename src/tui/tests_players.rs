@@ -497,19 +497,28 @@ fn a_move_after_the_flag_fell_loses_on_time() {
     assert_eq!(o.reason, taikyoku::position::EndReason::Time);
 }
 
-/// Undo takes back moves, not time: the clocks stand as they were, and the person's clock
-/// runs again from the undo.
+/// Undo takes back moves and their increments, not the time spent on them; the person's
+/// clock runs again from the undo, and the autosave says so.
 #[test]
-fn undo_against_the_computer_keeps_the_clocks() {
-    let (mut app, rx) = timed(Player::Human, computer("20ms"), "60+0");
+fn undo_against_the_computer_takes_back_the_increments_not_the_time() {
+    let (mut app, rx) = timed(Player::Human, computer("20ms"), "60+5");
     black_moves(&mut app);
     pump(&mut app, &rx, |a| a.history().point() == 2);
     let before = app.players.clocks.unwrap();
     app.update(Msg::Act(Action::Undo));
     assert_eq!(app.history().point(), 0);
-    assert_eq!(app.players.clocks.unwrap(), before);
+    let after = app.players.clocks.unwrap();
+    for side in [Side::Black, Side::White] {
+        let five = Duration::from_secs(5);
+        assert_eq!(after.remaining(side), before.remaining(side) - five);
+        assert!(
+            after.remaining(side) < Duration::from_secs(60),
+            "time spent stays spent"
+        );
+    }
+    assert_eq!(app.session.record.clock, Some(after), "saved with the undo");
     let left = app.players.time_left(Side::Black, app.history()).unwrap();
-    assert!(before.remaining(Side::Black) - left < Duration::from_millis(100));
+    assert!(after.remaining(Side::Black) - left < Duration::from_millis(100));
 }
 
 /// ATSI cannot stop an engine: undo while it thinks kills it, so that the undo is at once
@@ -573,8 +582,28 @@ fn undo_while_an_engine_thinks_is_at_once_and_the_engine_is_told_the_game_again(
     let restarted = log.rfind("started `").unwrap();
     let after = &log[restarted..];
     assert_eq!(log.matches("startgame").count(), 2, "{log}");
+    assert!(log.contains("# killed while it thought"), "{log}");
     // Told the game afresh: from the opening, then Black's second push, never the first.
     assert!(after.contains("> startgame initial"), "{log}");
     assert!(after.contains("> opmove 20z 20y"), "{log}");
     assert!(!after.contains("> opmove 19z 19y"), "{log}");
+}
+
+/// A timed game against an engine, opened from its record without the engine: the side it
+/// played, now at the keyboard, has no clock (it was the engine's); `--time` gives both one.
+#[test]
+fn an_engines_clock_does_not_pass_to_the_person_playing_its_side() {
+    use taikyoku::timecontrol::Clocks;
+    let (mut rec, _) = recorded(3, "engine:sh ./tomatene");
+    let control = "60+1".parse().unwrap();
+    rec.clock = Some(Clocks::new(control));
+    let replay = rec.replay(&Game::builtin("sho").unwrap()).unwrap();
+    let k = Keymap::default();
+    let mut app = App::from_record(rec, replay, k, Theme::default_theme(), false, false);
+    assert_eq!(app.players.of(Side::White), &Player::Human);
+    let c = app.players.clocks.expect("Black's clock goes on");
+    assert!(c.is_timed(Side::Black) && !c.is_timed(Side::White));
+    app.init_clocks(Some(control));
+    let c = app.players.clocks.unwrap();
+    assert!(c.is_timed(Side::Black) && c.is_timed(Side::White));
 }
