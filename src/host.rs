@@ -99,7 +99,8 @@ impl EngineLog {
         }
     }
 
-    fn note(&self, text: &str) {
+    /// A note of the host's own (`#`).
+    pub fn note(&self, text: &str) {
         self.write('#', text);
     }
 }

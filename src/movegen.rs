@@ -96,10 +96,8 @@ impl Move {
     /// destination, replaces).
     #[inline]
     pub fn victims(&self, dims: Dims) -> impl Iterator<Item = Square> + 'static {
-        let stops = self.stops;
-        let taken = bits(u64::from(self.took & !TOOK_TO)).map(move |i| stops[i]);
-        let last = self.path().last().copied().unwrap_or(self.from);
         let flight = if self.flags & BURN != 0 { 0 } else { self.line };
+        let last = self.path().last().copied().unwrap_or(self.from);
         // Only a range flight needs the line's direction (and its divisions).
         let step = if flight == 0 {
             0
@@ -107,10 +105,15 @@ impl Move {
             let ((fx, fy), (tx, ty)) = (dims.xy(last), dims.xy(self.to));
             (ty - fy).signum() * dims.files as i32 + (tx - fx).signum()
         };
-        let line =
-            bits(flight).map(move |k| Square((last.0 as i32 + (k as i32 + 1) * step) as u16));
-        let dest = (self.took & TOOK_TO != 0).then_some(self.to);
-        taken.chain(line).chain(self.burnt(dims)).chain(dest)
+        Victims {
+            stops: self.stops,
+            taken: self.took & !TOOK_TO,
+            flight,
+            last: last.0 as i32,
+            step,
+            burnt: self.burnt(dims),
+            dest: (self.took & TOOK_TO != 0).then_some(self.to),
+        }
     }
 
     /// The pieces the move burns: those next to where a burning piece lands.
@@ -185,6 +188,40 @@ impl Move {
             self.flags &= !PROMOTE;
         }
         self
+    }
+}
+
+/// [`Move::victims`]: one flat state machine rather than a chain of iterators, as the search
+/// asks every capture for its victims.
+struct Victims<B> {
+    stops: [Square; MAX_STOPS],
+    /// The stops still to yield, as [`Move::took`] bits.
+    taken: u8,
+    /// The flight's squares still to yield, as [`Move::line`] bits.
+    flight: u64,
+    /// The flight's start and step on the board.
+    last: i32,
+    step: i32,
+    burnt: B,
+    dest: Option<Square>,
+}
+
+impl<B: Iterator<Item = Square>> Iterator for Victims<B> {
+    type Item = Square;
+
+    #[inline]
+    fn next(&mut self) -> Option<Square> {
+        if self.taken != 0 {
+            let i = self.taken.trailing_zeros() as usize;
+            self.taken &= self.taken - 1;
+            return Some(self.stops[i]);
+        }
+        if self.flight != 0 {
+            let k = self.flight.trailing_zeros() as i32;
+            self.flight &= self.flight - 1;
+            return Some(Square((self.last + (k + 1) * self.step) as u16));
+        }
+        self.burnt.next().or_else(|| self.dest.take())
     }
 }
 
@@ -452,6 +489,8 @@ pub(crate) struct KindTable {
     pub bars: Vec<Bars>,
     /// Per kind: it burns every piece next to where it lands.
     pub burns: Vec<bool>,
+    /// Per kind: it is royal (see [`Scratch::gainful`]).
+    pub royal: Vec<bool>,
     /// Per kind: it burns or may not capture some kinds, so even its single-leg rays take the
     /// general walk (the others take the tight loop).
     pub general: Vec<bool>,
@@ -638,6 +677,9 @@ pub struct Scratch {
     all_paths: bool,
     /// Emit only the moves that remove a piece (quiescence search).
     captures_only: bool,
+    /// With `captures_only`, leave out a non-royal piece's captures that remove only its own
+    /// pieces and do not promote ([`crate::rules::Rules::gainful_captures_into`]).
+    gainful: bool,
     /// Only whether a piece has a move matters: duplicates are not removed.
     existence: bool,
 }
@@ -654,6 +696,12 @@ impl Scratch {
     /// Switches to generating only capturing moves, or back; returns the previous setting.
     pub(crate) fn set_captures_only(&mut self, on: bool) -> bool {
         std::mem::replace(&mut self.captures_only, on)
+    }
+
+    /// Switches to generating only the captures that may gain material, or back.
+    pub(crate) fn set_gainful(&mut self, on: bool) {
+        self.captures_only = on;
+        self.gainful = on;
     }
 
     /// Buffers for asking whether pieces have a move at all.
@@ -696,6 +744,11 @@ struct Ctx<'a> {
     line: u64,
     /// Emit only moves that remove a piece (see [`Scratch::captures_only`]).
     captures_only: bool,
+    /// Of those, leave out the ones that take only own pieces and do not promote (see
+    /// [`Scratch::gainful`]; never for a royal piece).
+    gainful: bool,
+    /// The path the move being emitted clears holds an enemy piece ([`Ctx::clear_path`]).
+    clears_enemy: bool,
     /// When set, every mailbox cell the generation looks at is recorded here: the piece's
     /// moves depend on nothing else (used to update move counts incrementally).
     trace: Option<&'a mut Vec<usize>>,
@@ -732,13 +785,21 @@ impl Ctx<'_> {
         out: &mut Vec<Move>,
         keys: &mut Vec<(usize, u64)>,
     ) {
+        let took = self.took_bits(to);
+        // Only captures wanted: a move that removes nothing is dropped before it is built.
+        if self.captures_only && took == 0 && self.line == 0 && !self.burns {
+            return;
+        }
+        if self.gainful && !captured && !self.burns && !self.can_promote {
+            return;
+        }
         let sqs = &self.kinds.squares;
         let mut m = Move::new(sqs[self.origin], sqs[to]);
         for (i, &(s, _)) in self.stops[..self.n_stops].iter().enumerate() {
             m.stops[i] = sqs[s];
         }
         m.n_stops = self.n_stops as u8;
-        m.took = self.took_bits(to);
+        m.took = took;
         m.line = self.line;
         if self.shots != 0 || self.burns {
             self.shoot_and_burn(&mut m, to);
@@ -875,6 +936,13 @@ impl Ctx<'_> {
         if self.captures_only && !m.captures() {
             return;
         }
+        // Taking only its own pieces, a piece gains nothing unless it promotes.
+        let keep_all = !self.gainful || captured || self.clears_enemy || self.burns;
+        let push = |out: &mut Vec<Move>, keys: &mut Vec<(usize, u64)>, m: Move, key| {
+            if keep_all || m.promotes() {
+                push(out, keys, m, key);
+            }
+        };
         if !self.can_promote {
             push(out, keys, m, key);
             return;
@@ -922,7 +990,9 @@ impl Ctx<'_> {
             let c = cells[sq];
             self.note(sq);
             let captured = if c == EMPTY {
-                if !ray.mode.quiet {
+                // Only a range capturer's path clearing makes a move to an empty square
+                // capture.
+                if !ray.mode.quiet || (self.captures_only && !self.clears_path) {
                     continue;
                 }
                 false
@@ -943,6 +1013,7 @@ impl Ctx<'_> {
                 self.clear_path(&mut m, ray, sq);
             }
             self.promote_and_push(m, 0, captured, sq, || false, out, keys);
+            self.clears_enemy = false;
             if c != EMPTY {
                 return;
             }
@@ -961,6 +1032,11 @@ impl Ctx<'_> {
             if self.rules.range.captures_flown_over {
                 let unit = u.y as isize * self.pos.stride() as isize + u.x as isize;
                 m.line = self.line_between(self.origin, to, unit);
+                if self.gainful {
+                    let at = |k: usize| self.origin.wrapping_add_signed((k as isize + 1) * unit);
+                    let enemy = |k| cell_side(self.pos.cell(at(k))) != self.side;
+                    self.clears_enemy = bits(m.line).any(enemy);
+                }
             }
         }
     }
@@ -1216,6 +1292,8 @@ pub(crate) fn piece_moves_traced(
         shots: 0,
         line: 0,
         captures_only: scratch.captures_only,
+        gainful: scratch.gainful && !kinds.royal[piece.kind as usize],
+        clears_enemy: false,
         trace,
     };
     if let Some(auras) = &kinds.auras {

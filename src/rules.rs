@@ -5,7 +5,7 @@ use crate::effects::{self, EffectTable};
 use crate::game::{Game, RuleSet};
 use crate::geometry::{Dims, Side, Square};
 use crate::movegen::{self, Compiled, KindTable, Move, Promotion, Scratch};
-use crate::position::{EndReason, Outcome, Piece, Position};
+use crate::position::{EMPTY, EndReason, Outcome, Piece, Position, cell_side, decode};
 
 /// An error from building rules or playing a move.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -160,6 +160,7 @@ impl Rules {
                 .collect(),
             effects: None,
             burns: game.catalogue.kinds.iter().map(|k| k.burns).collect(),
+            royal: game.catalogue.kinds.iter().map(|k| k.royal).collect(),
             general: Vec::new(),
             auras: None,
         };
@@ -346,6 +347,35 @@ impl Rules {
         let was = scratch.set_captures_only(true);
         self.legal_moves_into(pos, scratch, out);
         scratch.set_captures_only(was);
+    }
+
+    /// The captures of the side to move that may gain material (for a quiescence search):
+    /// [`Rules::capture_moves_into`] less a non-royal piece's captures that remove only its
+    /// own pieces and do not promote (a range capturer's flight over its own men). Such a
+    /// capture changes the material by what its piece's place gains (a few ranks and files)
+    /// less the pieces it removes, each worth more than that: it never gains.
+    pub fn gainful_captures_into(
+        &self,
+        pos: &Position,
+        scratch: &mut Scratch,
+        out: &mut Vec<Move>,
+    ) {
+        scratch.set_gainful(true);
+        self.legal_moves_into(pos, scratch, out);
+        scratch.set_gainful(false);
+    }
+
+    /// Whether `m`, a capture of the side to move, is one [`Rules::gainful_captures_into`]
+    /// lists (to filter a list of every move the same way).
+    pub fn is_gainful_capture(&self, pos: &Position, m: &Move) -> bool {
+        let us = pos.to_move().index();
+        let enemy = |sq| {
+            let c = pos.cell(self.cell_index(sq));
+            c != EMPTY && cell_side(c) != us
+        };
+        let royal = decode(pos.cell(self.cell_index(m.from)))
+            .is_none_or(|p| self.kinds.royal[p.kind as usize]);
+        m.captures() && (m.promotes() || royal || m.victims(self.dims()).any(enemy))
     }
 
     /// Whether some piece of `side`'s opponent (only the one on `by`, when given) could

@@ -845,7 +845,8 @@ impl Worker {
             }
             // The replies' cache; above the leaves from the first move on, as the mobility
             // term counts the leaves' moves from it.
-            let leaves = depth == 1 && self.eval.weights.mobility != 0;
+            let leaves =
+                depth == 1 && self.eval.weights.mobility != 0 && self.eval.weights.exact != 0;
             if (searched == 1 || leaves) && !self.plies[ply].cached {
                 let them = pos.to_move().opponent();
                 self.plies[ply].cache.build(&self.rules, pos, them);
@@ -918,36 +919,47 @@ impl Worker {
         best
     }
 
-    /// The moves of the side to move at `ply` (only captures if `captures`): from the parent's
-    /// cache when it has one, else generated.
+    /// The moves of the side to move at `ply` (only captures that may gain if `captures`: the
+    /// others fail the quiescence search's `gain <= 0` test anyway): from the parent's cache
+    /// when it has one, else generated.
     fn generate(&mut self, pos: &Position, ply: usize, captures: bool, out: &mut Vec<Move>) {
         if ply > 0 && self.plies[ply - 1].cached {
             let parent = &mut self.plies[ply - 1];
             let m = parent.current.expect("the move searched");
             parent.cache.moves_after(&self.rules, pos, &m, out);
             if captures {
-                out.retain(Move::captures);
+                out.retain(|m| self.rules.is_gainful_capture(pos, m));
             }
         } else if captures {
-            self.rules.capture_moves_into(pos, &mut self.scratch, out);
+            self.rules
+                .gainful_captures_into(pos, &mut self.scratch, out);
         } else {
             self.rules.legal_moves_into(pos, &mut self.scratch, out);
         }
     }
 
     /// The mobility term at a leaf, the side to move's view ([`Eval::mobility`]): its moves
-    /// counted from the parent's cache against the parent's; 0 where the parent has no
-    /// cache or no count (a null move's reply).
+    /// (counted from the parent's cache with [`crate::eval::Weights::exact`], else as the
+    /// grandparent counted them) against the parent's; 0 where a count is missing (a null
+    /// move's reply).
     fn leaf_mobility(&mut self, pos: &Position, ply: usize) -> i32 {
-        if self.eval.weights.mobility == 0 || ply == 0 {
+        if self.eval.weights.mobility == 0 || ply < 2 {
             return 0;
         }
-        let parent = &mut self.plies[ply - 1];
-        let (Some(theirs), true, Some(m)) = (parent.mobility, parent.cached, parent.current) else {
-            return 0;
+        let own = if self.eval.weights.exact == 0 {
+            // The side to move's count two plies up: free, one of its moves old.
+            self.plies[ply - 2].mobility
+        } else {
+            let parent = &mut self.plies[ply - 1];
+            match (parent.cached, parent.current) {
+                (true, Some(m)) => Some(parent.cache.count_after(&self.rules, pos, &m)),
+                _ => None,
+            }
         };
-        let own = parent.cache.count_after(&self.rules, pos, &m);
-        self.eval.mobility(own, theirs)
+        match (own, self.plies[ply - 1].mobility) {
+            (Some(own), Some(theirs)) => self.eval.mobility(own, theirs),
+            _ => 0,
+        }
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {

@@ -125,6 +125,15 @@ impl Clocks {
 
     /// Charges `side` for a move that took `used`: its flag falls if that is more than it had
     /// plus `margin` (latency a host forgives); otherwise it gets the increment.
+    /// Takes back the increment `side` got for a move now taken back (the time it spent on
+    /// the move stays spent).
+    pub fn take_back_increment(&mut self, side: Side) {
+        if self.is_timed(side) {
+            let left = &mut self.remaining[side.index()];
+            *left = left.saturating_sub(self.control.increment);
+        }
+    }
+
     /// An untimed side is never charged.
     pub fn charge(&mut self, side: Side, used: Duration, margin: Duration) -> Flag {
         if !self.is_timed(side) {
@@ -201,5 +210,10 @@ mod tests {
         assert_eq!(c.charge(Side::Black, hour, margin), Flag::Fallen);
         let back = Clocks::resumed(c.control, [Some(Duration::ZERO), None]);
         assert_eq!(back, c);
+        // A move taken back takes its increment with it.
+        let mut c = Clocks::new(tc("1+0.5"));
+        c.charge(Side::Black, Duration::from_millis(200), margin);
+        c.take_back_increment(Side::Black);
+        assert_eq!(c.remaining(Side::Black), Duration::from_millis(800));
     }
 }

@@ -12,6 +12,7 @@ use taikyoku::movecache::MoveCache;
 use taikyoku::movegen::{Move, Scratch};
 use taikyoku::position::Position;
 use taikyoku::rules::Rules;
+use taikyoku::search;
 
 const SETS: [&str; 3] = ["wikipedia", "umebayashi", "atsa"];
 
@@ -96,6 +97,17 @@ fn check_generation_queries(r: &Rules, pos: &Position, moves: &[Move]) {
     r.capture_moves_into(pos, &mut Scratch::default(), &mut caps);
     let expected: Vec<Move> = moves.iter().copied().filter(Move::captures).collect();
     assert_eq!(caps, expected);
+    // The captures that may gain: the same filter generated or applied to a list, and what
+    // they leave out never gains material (so the quiescence search may skip it).
+    let mut gainful = Vec::new();
+    r.gainful_captures_into(pos, &mut Scratch::default(), &mut gainful);
+    let (kept, left): (Vec<Move>, Vec<Move>) =
+        caps.iter().partition(|m| r.is_gainful_capture(pos, m));
+    assert_eq!(gainful, kept);
+    let eval = search::shared_eval(r);
+    for m in &left {
+        assert!(eval.move_gain(r, pos, m) <= 0, "{m:?} gains");
+    }
     let old = pos.outcome().is_some() || moves.is_empty();
     assert_eq!(r.outcome(pos).is_some(), old);
     let mut them = pos.clone();

@@ -683,6 +683,12 @@ impl App {
         let mut at = None;
         loop {
             let ended = self.outcome().map(|o| o.reason.describe());
+            // A move taken back takes its increment with it, saved with the undo.
+            let h = &self.session.history;
+            if let Some(p) = h.last().filter(|_| h.resigned().is_none()) {
+                self.players.take_back_increment(p.side);
+                self.session.record.clock = self.players.clocks;
+            }
             let (undone, f) = self.session.undo();
             failed = failed.or(f);
             let h = &self.session.history;
@@ -704,7 +710,7 @@ impl App {
         if said_undone.is_empty() {
             return Some(Msg::warn("Nothing to undo."));
         }
-        // Undo takes back moves, not time: the clocks go on as they stand.
+        // Undo takes back moves and their increments, not the time spent on them.
         self.players.restart_clock();
         let h = &self.session.history;
         let at = at.unwrap_or(self.board.cursor_square());
@@ -733,6 +739,10 @@ impl App {
                     }
             )
         );
+        if waiting && !self.players.human_to_move(h) {
+            // The computer may not think yet: its clock does not run either.
+            self.players.restart_clock();
+        }
         if self.replay.is_some() || waiting || self.players.human_to_move(h) {
             return None;
         }

@@ -145,6 +145,8 @@ impl Engine {
 impl Engine {
     /// Starts the engine again (it was killed while it thought): it knows no game yet.
     fn restart(&mut self) -> Result<(), HostError> {
+        self.log
+            .note("killed while it thought (the move was taken back): started again");
         self.process = EngineProcess::spawn(&self.command, self.log.clone())?;
         self.handle.pid.store(self.process.pid(), Ordering::SeqCst);
         self.synced = None;

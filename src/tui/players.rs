@@ -389,6 +389,13 @@ impl Players {
         }
     }
 
+    /// A move of `side` was taken back: so is the increment it got for it.
+    pub fn take_back_increment(&mut self, side: Side) {
+        if let Some(c) = &mut self.clocks {
+            c.take_back_increment(side);
+        }
+    }
+
     /// The side to move's clock starts afresh from now (after an undo, a redo, a resume):
     /// the time in between is nobody's.
     pub fn restart_clock(&mut self) {

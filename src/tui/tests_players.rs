@@ -497,19 +497,28 @@ fn a_move_after_the_flag_fell_loses_on_time() {
     assert_eq!(o.reason, taikyoku::position::EndReason::Time);
 }
 
-/// Undo takes back moves, not time: the clocks stand as they were, and the person's clock
-/// runs again from the undo.
+/// Undo takes back moves and their increments, not the time spent on them; the person's
+/// clock runs again from the undo, and the autosave says so.
 #[test]
-fn undo_against_the_computer_keeps_the_clocks() {
-    let (mut app, rx) = timed(Player::Human, computer("20ms"), "60+0");
+fn undo_against_the_computer_takes_back_the_increments_not_the_time() {
+    let (mut app, rx) = timed(Player::Human, computer("20ms"), "60+5");
     black_moves(&mut app);
     pump(&mut app, &rx, |a| a.history().point() == 2);
     let before = app.players.clocks.unwrap();
     app.update(Msg::Act(Action::Undo));
     assert_eq!(app.history().point(), 0);
-    assert_eq!(app.players.clocks.unwrap(), before);
+    let after = app.players.clocks.unwrap();
+    for side in [Side::Black, Side::White] {
+        let five = Duration::from_secs(5);
+        assert_eq!(after.remaining(side), before.remaining(side) - five);
+        assert!(
+            after.remaining(side) < Duration::from_secs(60),
+            "time spent stays spent"
+        );
+    }
+    assert_eq!(app.session.record.clock, Some(after), "saved with the undo");
     let left = app.players.time_left(Side::Black, app.history()).unwrap();
-    assert!(before.remaining(Side::Black) - left < Duration::from_millis(100));
+    assert!(after.remaining(Side::Black) - left < Duration::from_millis(100));
 }
 
 /// ATSI cannot stop an engine: undo while it thinks kills it, so that the undo is at once
@@ -573,6 +582,7 @@ fn undo_while_an_engine_thinks_is_at_once_and_the_engine_is_told_the_game_again(
     let restarted = log.rfind("started `").unwrap();
     let after = &log[restarted..];
     assert_eq!(log.matches("startgame").count(), 2, "{log}");
+    assert!(log.contains("# killed while it thought"), "{log}");
     // Told the game afresh: from the opening, then Black's second push, never the first.
     assert!(after.contains("> startgame initial"), "{log}");
     assert!(after.contains("> opmove 20z 20y"), "{log}");
@@ -596,4 +606,25 @@ fn an_engines_clock_does_not_pass_to_the_person_playing_its_side() {
     app.init_clocks(Some(control));
     let c = app.players.clocks.unwrap();
     assert!(c.is_timed(Side::Black) && c.is_timed(Side::White));
+}
+
+/// While the list of games is open before anything is played, the computer may not think, so
+/// its clock does not run (browsing never loses it the game on time).
+#[test]
+fn the_computers_clock_stands_while_it_may_not_think() {
+    let (mut app, rx) = timed(computer("20ms"), Player::Human, "5+0");
+    app.players.stop();
+    app.dialog = Some(super::dialogs::Dialog::Games {
+        games: Vec::new(),
+        chosen: 0,
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    app.update(Msg::Tick);
+    let left = app.players.time_left(Side::Black, app.history()).unwrap();
+    assert!(left > Duration::from_millis(4900), "{left:?}");
+    assert!(app.players.thinking().is_none());
+    app.dialog = None;
+    app.update(Msg::Tick);
+    pump(&mut app, &rx, |a| a.history().point() == 1);
+    assert!(app.outcome().is_none(), "{}", app.status.text);
 }
