@@ -344,7 +344,7 @@ struct Worker {
 
 /// Refinements of the search that can be switched on or off, to measure what each is worth.
 #[doc(hidden)]
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct Tuning {
     /// A node whose side to move has its last royal attacked (by the piece that just moved)
     /// is searched a ply deeper. Off: it lost in Sho self-play at equal time in all three
@@ -356,15 +356,6 @@ pub struct Tuning {
     /// took 1.12× the nodes to a depth (geometric mean of 8 positions, one of them 2.9×),
     /// and there the search seldom gets past depth 3 in the middlegame.
     pub aspiration: bool,
-}
-
-impl Default for Tuning {
-    fn default() -> Tuning {
-        Tuning {
-            extend: false,
-            aspiration: false,
-        }
-    }
 }
 
 /// The aspiration window's half-width at first (about half a pawn); it grows fourfold each
