@@ -739,6 +739,10 @@ impl App {
                     }
             )
         );
+        if waiting && !self.players.human_to_move(h) {
+            // The computer may not think yet: its clock does not run either.
+            self.players.restart_clock();
+        }
         if self.replay.is_some() || waiting || self.players.human_to_move(h) {
             return None;
         }
