@@ -346,24 +346,18 @@ struct Worker {
 
 /// Refinements of the search that can be switched on or off, to measure what each is worth.
 #[doc(hidden)]
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct Tuning {
     /// A node whose side to move has its last royal attacked (by the piece that just moved)
     /// is searched a ply deeper. Off: it lost in Sho self-play at equal time in all three
     /// forms tried (every node 2–8–10, only at the horizon 3–5–12, 20 games each at 5+0.1),
     /// and in Taikyoku's middlegame the search rarely gets deep enough for it to matter.
     pub extend: bool,
-    /// Each iteration first searches a narrow window around the last one's score.
+    /// Each iteration first searches a narrow window around the last one's score. Off: it won
+    /// in Sho self-play (7–4–9 at 5+0.1, 8–4–18 at 30,000 nodes a move) but in Taikyoku it
+    /// took 1.12× the nodes to a depth (geometric mean of 8 positions, one of them 2.9×),
+    /// and there the search seldom gets past depth 3 in the middlegame.
     pub aspiration: bool,
-}
-
-impl Default for Tuning {
-    fn default() -> Tuning {
-        Tuning {
-            extend: false,
-            aspiration: true,
-        }
-    }
 }
 
 /// The aspiration window's half-width at first (about half a pawn); it grows fourfold each
@@ -845,7 +839,8 @@ impl Worker {
             }
             // The replies' cache; above the leaves from the first move on, as the mobility
             // term counts the leaves' moves from it.
-            let leaves = depth == 1 && self.eval.weights.mobility != 0;
+            let leaves =
+                depth == 1 && self.eval.weights.mobility != 0 && self.eval.weights.exact != 0;
             if (searched == 1 || leaves) && !self.plies[ply].cached {
                 let them = pos.to_move().opponent();
                 self.plies[ply].cache.build(&self.rules, pos, them);
@@ -955,18 +950,27 @@ impl Worker {
     }
 
     /// The mobility term at a leaf, the side to move's view ([`Eval::mobility`]): its moves
-    /// counted from the parent's cache against the parent's; 0 where the parent has no
-    /// cache or no count (a null move's reply).
+    /// (counted from the parent's cache with [`crate::eval::Weights::exact`], else as the
+    /// grandparent counted them) against the parent's; 0 where a count is missing (a null
+    /// move's reply).
     fn leaf_mobility(&mut self, pos: &Position, ply: usize) -> i32 {
-        if self.eval.weights.mobility == 0 || ply == 0 {
+        if self.eval.weights.mobility == 0 || ply < 2 {
             return 0;
         }
-        let parent = &mut self.plies[ply - 1];
-        let (Some(theirs), true, Some(m)) = (parent.mobility, parent.cached, parent.current) else {
-            return 0;
+        let own = if self.eval.weights.exact == 0 {
+            // The side to move's count two plies up: free, one of its moves old.
+            self.plies[ply - 2].mobility
+        } else {
+            let parent = &mut self.plies[ply - 1];
+            match (parent.cached, parent.current) {
+                (true, Some(m)) => Some(parent.cache.count_after(&self.rules, pos, &m)),
+                _ => None,
+            }
         };
-        let own = parent.cache.count_after(&self.rules, pos, &m);
-        self.eval.mobility(own, theirs)
+        match (own, self.plies[ply - 1].mobility) {
+            (Some(own), Some(theirs)) => self.eval.mobility(own, theirs),
+            _ => 0,
+        }
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {

@@ -43,7 +43,8 @@ fn weights_parse_by_name_and_refuse_what_they_do_not_know() {
 }
 
 /// The same material on both sides, Black's rook free in the middle, White's boxed in by its
-/// own pawns: the mobility term scores it for Black, and not at all with a weight of 0.
+/// own pawns: the mobility term scores it for Black (the leaf's own moves counted there or
+/// two plies up), and not at all with a weight of 0.
 #[test]
 fn mobility_scores_the_freer_side_higher() {
     let r = sho_rules();
@@ -61,9 +62,12 @@ fn mobility_scores_the_freer_side_higher() {
             ("P", W, 7, 7),
         ],
     );
-    let on = search_with(&r, &p, 1, "mobility=10,stake=0,hunt=0").score;
-    let off = search_with(&r, &p, 1, "mobility=0,stake=0,hunt=0").score;
-    assert!(on > off + 10, "with mobility {on}, without {off}");
+    let off = search_with(&r, &p, 2, "mobility=0,stake=0,hunt=0").score;
+    for exact in [0, 1] {
+        let weights = format!("mobility=10,stake=0,hunt=0,exact={exact}");
+        let on = search_with(&r, &p, 2, &weights).score;
+        assert!(on > off + 10, "{weights}: {on}, without mobility {off}");
+    }
     let eval = search::shared_eval(&r);
     assert!(eval.mobility(30, 20) > 0 && eval.mobility(20, 30) < 0);
 }

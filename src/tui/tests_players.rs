@@ -607,3 +607,24 @@ fn an_engines_clock_does_not_pass_to_the_person_playing_its_side() {
     let c = app.players.clocks.unwrap();
     assert!(c.is_timed(Side::Black) && c.is_timed(Side::White));
 }
+
+/// While the list of games is open before anything is played, the computer may not think, so
+/// its clock does not run (browsing never loses it the game on time).
+#[test]
+fn the_computers_clock_stands_while_it_may_not_think() {
+    let (mut app, rx) = timed(computer("20ms"), Player::Human, "5+0");
+    app.players.stop();
+    app.dialog = Some(super::dialogs::Dialog::Games {
+        games: Vec::new(),
+        chosen: 0,
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    app.update(Msg::Tick);
+    let left = app.players.time_left(Side::Black, app.history()).unwrap();
+    assert!(left > Duration::from_millis(4900), "{left:?}");
+    assert!(app.players.thinking().is_none());
+    app.dialog = None;
+    app.update(Msg::Tick);
+    pump(&mut app, &rx, |a| a.history().point() == 1);
+    assert!(app.outcome().is_none(), "{}", app.status.text);
+}
