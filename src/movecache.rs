@@ -33,10 +33,12 @@ pub struct MoveCache {
     epoch: u32,
     scratch: Scratch,
     buf: Vec<Move>,
-    /// Per move of `moves`: whether it is one of the captures that may gain
-    /// ([`Rules::gainful_captures_into`]); filled on the first [`MoveCache::captures_after`]
-    /// after a build.
-    gainful: Vec<bool>,
+    /// The captures that may gain among `moves` ([`Rules::gainful_captures_into`]), with
+    /// their range per mailbox cell as `range`: filled on the first
+    /// [`MoveCache::captures_after`] after a build (`gains_ready`).
+    gains: Vec<Move>,
+    gain_range: Vec<(u32, u32)>,
+    gains_ready: bool,
 }
 
 impl MoveCache {
@@ -54,7 +56,7 @@ impl MoveCache {
         self.range.clear();
         self.range.resize(cells, (0, 0));
         self.reads.clear();
-        self.gainful.clear();
+        self.gains_ready = false;
         for idx in pos.side_cells(side) {
             self.trace.clear();
             let start = self.moves.len() as u32;
@@ -159,14 +161,29 @@ impl MoveCache {
         line: &[Move],
         out: &mut Vec<Move>,
     ) {
-        if self.gainful.len() != self.moves.len() {
-            let side = self.side.expect("built");
-            let base = &self.base;
-            self.gainful = (self.moves.iter())
-                .map(|m| rules.is_gainful_on(base, side, m))
-                .collect();
+        if !self.gains_ready {
+            self.sort_gains(rules);
         }
         self.after(rules, pos, line, out, true);
+    }
+
+    /// Fills `gains` and `gain_range` from `moves`.
+    fn sort_gains(&mut self, rules: &Rules) {
+        let side = self.side.expect("built");
+        self.gains.clear();
+        self.gain_range.clear();
+        self.gain_range.resize(self.range.len(), (0, 0));
+        for (idx, &(a, b)) in self.range.iter().enumerate() {
+            if a == b {
+                continue;
+            }
+            let start = self.gains.len() as u32;
+            let moves = self.moves[a as usize..b as usize].iter();
+            let base = &self.base;
+            (self.gains).extend(moves.filter(|m| rules.is_gainful_on(base, side, m)));
+            self.gain_range[idx] = (start, self.gains.len() as u32);
+        }
+        self.gains_ready = true;
     }
 
     /// The side's moves in `pos` after the moves of `line` (only the captures that may gain
@@ -191,15 +208,11 @@ impl MoveCache {
             let epoch = self.mark_dirty(rules, line);
             for idx in pos.side_cells(side) {
                 if self.stamp[idx] != epoch && pos.cell(idx) == self.base[idx] {
-                    let (a, b) = self.range[idx];
-                    let (a, b) = (a as usize, b as usize);
-                    if gainful {
-                        let keep = |&(_, &g): &(&Move, &bool)| g;
-                        let moves = self.moves[a..b].iter().zip(&self.gainful[a..b]);
-                        out.extend(moves.filter(keep).map(|(m, _)| *m));
-                    } else {
-                        out.extend_from_slice(&self.moves[a..b]);
-                    }
+                    let ((a, b), moves) = match gainful {
+                        true => (self.gain_range[idx], &self.gains),
+                        false => (self.range[idx], &self.moves),
+                    };
+                    out.extend_from_slice(&moves[a as usize..b as usize]);
                 } else {
                     self.generate(rules, pos, idx, out);
                 }

@@ -748,7 +748,8 @@ struct Ctx<'a> {
     /// Of those, leave out the ones that take only own pieces and do not promote (see
     /// [`Scratch::gainful`]; never for a royal piece).
     gainful: bool,
-    /// The path the move being emitted clears holds an enemy piece ([`Ctx::clear_path`]).
+    /// The path the move being emitted clears holds an enemy piece ([`Ctx::clear_path`];
+    /// always false for [`Ctx::emit`]'s moves).
     clears_enemy: bool,
     /// When set, every mailbox cell the generation looks at is recorded here: the piece's
     /// moves depend on nothing else (used to update move counts incrementally).
@@ -803,7 +804,7 @@ impl Ctx<'_> {
         m.took = took;
         m.line = self.line;
         if self.shots != 0 || self.burns {
-            self.shoot_and_burn(&mut m, to);
+            m = self.shoot_and_burn(m, to);
         }
         if range {
             m.flags |= RANGE;
@@ -842,13 +843,15 @@ impl Ctx<'_> {
                 .iter()
                 .any(|&(s, capturable)| capturable && zone[s])
         };
+        self.clears_enemy = false;
         self.promote_and_push(m, key, captured, to, stop_in_zone, out, keys);
     }
 
     /// Marks `m`'s shots and, for a burning piece, the pieces it burns where it lands `to`
-    /// (out of line: most pieces do neither).
+    /// (out of line: most pieces do neither). It takes and returns the move by value: a
+    /// reference would keep every move the caller builds in memory, not in registers.
     #[inline(never)]
-    fn shoot_and_burn(&mut self, m: &mut Move, to: usize) {
+    fn shoot_and_burn(&mut self, mut m: Move, to: usize) -> Move {
         m.shot = self.shots;
         if self.shots != 0 {
             m.drop_landing();
@@ -857,6 +860,7 @@ impl Ctx<'_> {
             m.flags |= BURN;
             m.line = self.burn_mask(to);
         }
+        m
     }
 
     /// The pieces next to `to` that a burning piece landing there burns (a [`Move::line`]
@@ -1011,10 +1015,9 @@ impl Ctx<'_> {
                 m.took = TOOK_TO;
             }
             if self.clears_path {
-                self.clear_path(&mut m, ray, sq);
+                m = self.clear_path(m, ray, sq);
             }
             self.promote_and_push(m, 0, captured, sq, || false, out, keys);
-            self.clears_enemy = false;
             if c != EMPTY {
                 return;
             }
@@ -1023,9 +1026,10 @@ impl Ctx<'_> {
 
     /// Marks a range capturer's straight move ending on `to` as a flight, with what it removes
     /// on the way where the rule set says so. Out of line, so that the tight loop of the other
-    /// pieces does not set up for it on every ray.
+    /// pieces does not set up for it on every ray (and by value, as [`Ctx::shoot_and_burn`]).
     #[inline(never)]
-    fn clear_path(&mut self, m: &mut Move, ray: &Ray, to: usize) {
+    fn clear_path(&mut self, mut m: Move, ray: &Ray, to: usize) -> Move {
+        self.clears_enemy = false;
         if let Some(u) = ray.vec.unit()
             && ray.vec.king_len() > 1
         {
@@ -1033,13 +1037,12 @@ impl Ctx<'_> {
             if self.rules.range.captures_flown_over {
                 let unit = u.y as isize * self.pos.stride() as isize + u.x as isize;
                 m.line = self.line_between(self.origin, to, unit);
-                if self.gainful {
-                    let at = |k: usize| self.origin.wrapping_add_signed((k as isize + 1) * unit);
-                    let enemy = |k| cell_side(self.pos.cell(at(k))) != self.side;
-                    self.clears_enemy = bits(m.line).any(enemy);
-                }
+                let at = |k: usize| self.origin.wrapping_add_signed((k as isize + 1) * unit);
+                let enemy = |k| cell_side(self.pos.cell(at(k))) != self.side;
+                self.clears_enemy = self.gainful && bits(m.line).any(enemy);
             }
         }
+        m
     }
 
     /// Walks one leg from `from`; emits moves for final legs and recurses for the others.
