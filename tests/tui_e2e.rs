@@ -692,14 +692,15 @@ fn ko_a_frozen_piece_is_marked_at_240_by_70() {
 /// on time at once (said on screen), and the game is saved so.
 #[test]
 fn a_flag_that_falls_against_the_computer_ends_the_game_and_is_saved() {
-    let args = |_: &std::path::Path| "play --game sho --white computer:50ms --time 4+0".into();
+    let args = |_: &std::path::Path| "play --game sho --white computer:50ms --time 5+0".into();
     let Some((dir, t)) = game("flag", args, (80, 24)) else {
         return;
     };
     let s = t.wait_for("Black to move 0:0");
-    assert!(s.contains("White 0:04"), "both clocks show:\n{s}");
+    assert!(s.contains("White 0:05"), "both clocks show:\n{s}");
     t.keys(&["k", "k", "Enter", "k", "Enter"]);
-    t.wait_for("Computer (White) played");
+    let s = t.wait_for("Computer (White) played");
+    assert!(s.contains("2. Computer (White) played"), "{s}");
     let s = t.wait_for("loses (time forfeit)");
     assert!(
         s.contains("Black loses (time forfeit): its clock ran out.") && s.contains("White won"),

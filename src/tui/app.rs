@@ -764,7 +764,14 @@ impl App {
         let (side, purpose) = self.players.finished(id)?;
         match (purpose, result) {
             (Purpose::Move, Ok(t)) => self.play_as(t.mv, true, Some(&t)),
-            (Purpose::Move, Err(failed)) => self.concede(side, failed),
+            (Purpose::Move, Err(failed)) => {
+                if failed.reason == EndReason::Time {
+                    // Its flag fell: its clock is saved run out.
+                    self.players.charge(side, None);
+                    self.session.record.clock = self.players.clocks;
+                }
+                self.concede(side, failed)
+            }
             (Purpose::Hint, Ok(t)) => {
                 let h = &self.session.history;
                 let text = taikyoku::notation::move_string(h.rules(), h.position(), &t.mv);
