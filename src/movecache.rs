@@ -33,6 +33,10 @@ pub struct MoveCache {
     epoch: u32,
     scratch: Scratch,
     buf: Vec<Move>,
+    /// Per move of `moves`: whether it is one of the captures that may gain
+    /// ([`Rules::gainful_captures_into`]); filled on the first [`MoveCache::captures_after`]
+    /// after a build.
+    gainful: Vec<bool>,
 }
 
 impl MoveCache {
@@ -50,6 +54,7 @@ impl MoveCache {
         self.range.clear();
         self.range.resize(cells, (0, 0));
         self.reads.clear();
+        self.gainful.clear();
         for idx in pos.side_cells(side) {
             self.trace.clear();
             let start = self.moves.len() as u32;
@@ -97,6 +102,11 @@ impl MoveCache {
         &self.moves
     }
 
+    /// The side whose moves it holds (`None` before the first build).
+    pub fn side(&self) -> Option<Side> {
+        self.side
+    }
+
     fn next_epoch(&mut self) -> u32 {
         self.epoch = self.epoch.wrapping_add(1);
         if self.epoch == 0 {
@@ -106,14 +116,17 @@ impl MoveCache {
         self.epoch
     }
 
-    /// Marks (with a fresh epoch) every base piece whose moves read a cell `m` changes.
-    fn mark_dirty(&mut self, rules: &Rules, m: &Move) -> u32 {
+    /// Marks (with a fresh epoch) every base piece whose moves read a cell the moves of
+    /// `line` change.
+    fn mark_dirty(&mut self, rules: &Rules, line: &[Move]) -> u32 {
         let epoch = self.next_epoch();
-        let changed = [m.from, m.to].into_iter().chain(m.victims(rules.dims()));
-        for c in changed.map(|sq| rules.cell_index(sq)) {
-            let (a, b) = (self.watch_start[c], self.watch_start[c + 1]);
-            for &p in &self.watchers[a as usize..b as usize] {
-                self.stamp[p as usize] = epoch;
+        for m in line {
+            let changed = [m.from, m.to].into_iter().chain(m.victims(rules.dims()));
+            for c in changed.map(|sq| rules.cell_index(sq)) {
+                let (a, b) = (self.watch_start[c], self.watch_start[c + 1]);
+                for &p in &self.watchers[a as usize..b as usize] {
+                    self.stamp[p as usize] = epoch;
+                }
             }
         }
         epoch
@@ -122,24 +135,77 @@ impl MoveCache {
     /// Appends to `out` the side's moves in `pos`, the base position after move `m`: equal to
     /// generating all of them there (none once the game is over).
     pub fn moves_after(&mut self, rules: &Rules, pos: &Position, m: &Move, out: &mut Vec<Move>) {
+        self.moves_after_line(rules, pos, std::slice::from_ref(m), out);
+    }
+
+    /// [`MoveCache::moves_after`] where `pos` is the base position after the moves of `line`,
+    /// oldest first (a search reuses a cache built a few plies up).
+    pub fn moves_after_line(
+        &mut self,
+        rules: &Rules,
+        pos: &Position,
+        line: &[Move],
+        out: &mut Vec<Move>,
+    ) {
+        self.after(rules, pos, line, out, false);
+    }
+
+    /// The captures that may gain ([`Rules::gainful_captures_into`]) in `pos`, the base
+    /// position after the moves of `line`, appended to `out`: for a quiescence search.
+    pub fn captures_after(
+        &mut self,
+        rules: &Rules,
+        pos: &Position,
+        line: &[Move],
+        out: &mut Vec<Move>,
+    ) {
+        if self.gainful.len() != self.moves.len() {
+            let side = self.side.expect("built");
+            let base = &self.base;
+            self.gainful = (self.moves.iter())
+                .map(|m| rules.is_gainful_on(base, side, m))
+                .collect();
+        }
+        self.after(rules, pos, line, out, true);
+    }
+
+    /// The side's moves in `pos` after the moves of `line` (only the captures that may gain
+    /// if `gainful`): the clean pieces' copied, the others generated.
+    fn after(
+        &mut self,
+        rules: &Rules,
+        pos: &Position,
+        line: &[Move],
+        out: &mut Vec<Move>,
+        gainful: bool,
+    ) {
         if pos.outcome().is_some() {
             return;
         }
         let side = self.side.expect("built");
+        self.scratch.set_gainful(gainful);
         if rules.has_effects() {
             // A move's effects reach beyond its squares: generate everything afresh.
             rules.side_moves_into(pos, side, &mut self.scratch, out);
-            return;
-        }
-        let epoch = self.mark_dirty(rules, m);
-        for idx in pos.side_cells(side) {
-            if self.stamp[idx] != epoch && pos.cell(idx) == self.base[idx] {
-                let (a, b) = self.range[idx];
-                out.extend_from_slice(&self.moves[a as usize..b as usize]);
-            } else {
-                self.generate(rules, pos, idx, out);
+        } else {
+            let epoch = self.mark_dirty(rules, line);
+            for idx in pos.side_cells(side) {
+                if self.stamp[idx] != epoch && pos.cell(idx) == self.base[idx] {
+                    let (a, b) = self.range[idx];
+                    let (a, b) = (a as usize, b as usize);
+                    if gainful {
+                        let keep = |&(_, &g): &(&Move, &bool)| g;
+                        let moves = self.moves[a..b].iter().zip(&self.gainful[a..b]);
+                        out.extend(moves.filter(keep).map(|(m, _)| *m));
+                    } else {
+                        out.extend_from_slice(&self.moves[a..b]);
+                    }
+                } else {
+                    self.generate(rules, pos, idx, out);
+                }
             }
         }
+        self.scratch.set_gainful(false);
     }
 
     fn generate(&mut self, rules: &Rules, pos: &Position, idx: usize, out: &mut Vec<Move>) {

@@ -698,7 +698,8 @@ impl Scratch {
         std::mem::replace(&mut self.captures_only, on)
     }
 
-    /// Switches to generating only the captures that may gain material, or back.
+    /// Switches to generating only the captures that may gain material, or back to every
+    /// move.
     pub(crate) fn set_gainful(&mut self, on: bool) {
         self.captures_only = on;
         self.gainful = on;

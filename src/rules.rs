@@ -5,7 +5,7 @@ use crate::effects::{self, EffectTable};
 use crate::game::{Game, RuleSet};
 use crate::geometry::{Dims, Side, Square};
 use crate::movegen::{self, Compiled, KindTable, Move, Promotion, Scratch};
-use crate::position::{EMPTY, EndReason, Outcome, Piece, Position, cell_side, decode};
+use crate::position::{Cell, EMPTY, EndReason, Outcome, Piece, Position, cell_side, decode};
 
 /// An error from building rules or playing a move.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -368,12 +368,16 @@ impl Rules {
     /// Whether `m`, a capture of the side to move, is one [`Rules::gainful_captures_into`]
     /// lists (to filter a list of every move the same way).
     pub fn is_gainful_capture(&self, pos: &Position, m: &Move) -> bool {
-        let us = pos.to_move().index();
+        self.is_gainful_on(pos.cells(), pos.to_move(), m)
+    }
+
+    /// [`Rules::is_gainful_capture`] for a move of `side` on the mailbox `cells`.
+    pub(crate) fn is_gainful_on(&self, cells: &[Cell], side: Side, m: &Move) -> bool {
         let enemy = |sq| {
-            let c = pos.cell(self.cell_index(sq));
-            c != EMPTY && cell_side(c) != us
+            let c = cells[self.cell_index(sq)];
+            c != EMPTY && cell_side(c) != side.index()
         };
-        let royal = decode(pos.cell(self.cell_index(m.from)))
+        let royal = decode(cells[self.cell_index(m.from)])
             .is_none_or(|p| self.kinds.royal[p.kind as usize]);
         m.captures() && (m.promotes() || royal || m.victims(self.dims()).any(enemy))
     }

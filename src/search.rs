@@ -336,6 +336,8 @@ struct Worker {
     root_depth: i32,
     /// Scratch space for [`Rules::royal_threatened`].
     threat_buf: Vec<Move>,
+    /// The moves played since the cache [`Worker::generate`] reads ([`Worker::cache_above`]).
+    line: Vec<Move>,
     /// Which of the search's refinements are on.
     tuning: Tuning,
     /// The score of the last completed iteration (the next one's aspiration window).
@@ -428,8 +430,8 @@ impl Searcher {
             .for_each(Worker::forget);
     }
 
-    /// Switches the search's refinements on or off (all on by default; off only to measure
-    /// what each is worth).
+    /// Switches the search's refinements on or off (all off by default, as measured: see
+    /// [`Tuning`]); for tests and for measuring what each is worth.
     #[doc(hidden)]
     pub fn set_tuning(&mut self, tuning: Tuning) {
         std::iter::once(&mut self.main)
@@ -514,6 +516,7 @@ impl Worker {
             root_best: None,
             root_depth: 0,
             threat_buf: Vec::new(),
+            line: Vec::new(),
             tuning: Tuning::default(),
             last_score: None,
         }
@@ -911,15 +914,16 @@ impl Worker {
     }
 
     /// The moves of the side to move at `ply` (only captures that may gain if `captures`: the
-    /// others fail the quiescence search's `gain <= 0` test anyway): from the parent's cache
-    /// when it has one, else generated.
+    /// others fail the quiescence search's `gain <= 0` test anyway): from a cache a few plies
+    /// up when there is one, else generated.
     fn generate(&mut self, pos: &Position, ply: usize, captures: bool, out: &mut Vec<Move>) {
-        if ply > 0 && self.plies[ply - 1].cached {
-            let parent = &mut self.plies[ply - 1];
-            let m = parent.current.expect("the move searched");
-            parent.cache.moves_after(&self.rules, pos, &m, out);
+        let mut line = std::mem::take(&mut self.line);
+        if let Some(j) = self.cache_above(pos, ply, &mut line) {
+            let cache = &mut self.plies[j].cache;
             if captures {
-                out.retain(|m| self.rules.is_gainful_capture(pos, m));
+                cache.captures_after(&self.rules, pos, &line, out);
+            } else {
+                cache.moves_after_line(&self.rules, pos, &line, out);
             }
         } else if captures {
             self.rules
@@ -927,6 +931,22 @@ impl Worker {
         } else {
             self.rules.legal_moves_into(pos, &mut self.scratch, out);
         }
+        self.line = line;
+    }
+
+    /// The nearest of the few plies above `ply` whose cache holds the moves of the side to
+    /// move at `ply`, with the moves played since in `line`, oldest first (a null move plays
+    /// none). Usually the parent; else three plies up (the first child of a node has no cache
+    /// at its parent, which builds one only for its second).
+    fn cache_above(&self, pos: &Position, ply: usize, line: &mut Vec<Move>) -> Option<usize> {
+        const REACH: usize = 3;
+        let side = Some(pos.to_move());
+        let j = (ply.saturating_sub(REACH)..ply)
+            .rev()
+            .find(|&j| self.plies[j].cached && self.plies[j].cache.side() == side)?;
+        line.clear();
+        line.extend(self.plies[j..ply].iter().filter_map(|p| p.current));
+        Some(j)
     }
 
     /// The mobility term at a leaf, the side to move's view ([`Eval::mobility`]): its moves

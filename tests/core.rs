@@ -90,6 +90,33 @@ fn check_incremental(r: &Rules, cache: &mut MoveCache, pos: &mut Position, m: &M
     r.unmake(pos, undo);
 }
 
+/// A cache used three plies down (as a search reuses one when the parent has none): after
+/// `m`, a reply and a move again, its list and its captures that may gain equal generating
+/// them.
+fn check_line(r: &Rules, cache: &mut MoveCache, pos: &mut Position, m: &Move) {
+    let mut line = vec![*m];
+    let mut undos = vec![r.make(pos, m)];
+    for _ in 0..2 {
+        let Some(next) = r.legal_moves(pos).into_iter().max_by_key(|m| m.captures()) else {
+            break;
+        };
+        undos.push(r.make(pos, &next));
+        line.push(next);
+    }
+    if line.len() == 3 {
+        let mut moves = Vec::new();
+        cache.moves_after_line(r, pos, &line, &mut moves);
+        assert_eq!(moves, r.legal_moves(pos), "moves after {line:?}");
+        let (mut caps, mut expected) = (Vec::new(), Vec::new());
+        cache.captures_after(r, pos, &line, &mut caps);
+        r.gainful_captures_into(pos, &mut Scratch::default(), &mut expected);
+        assert_eq!(caps, expected, "captures after {line:?}");
+    }
+    for u in undos.into_iter().rev() {
+        r.unmake(pos, u);
+    }
+}
+
 /// Capture-only generation, the cheap outcome and the royal threats against their
 /// definitions.
 fn check_generation_queries(r: &Rules, pos: &Position, moves: &[Move]) {
@@ -150,6 +177,9 @@ fn check_random_game(r: &Rules, seed: u64, plies: usize, sample: usize) -> usize
             check_make_unmake(r, &mut pos, m, deep);
             if deep || i == 0 {
                 check_incremental(r, &mut cache, &mut pos, m);
+            }
+            if i == 0 || (many && i % 16 == 0) {
+                check_line(r, &mut cache, &mut pos, m);
             }
         }
         let captures: Vec<&Move> = moves.iter().filter(|m| m.captures()).collect();
