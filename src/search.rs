@@ -430,8 +430,8 @@ impl Searcher {
             .for_each(Worker::forget);
     }
 
-    /// Switches the search's refinements on or off (all on by default; off only to measure
-    /// what each is worth).
+    /// Switches the search's refinements on or off (all off by default, as measured: see
+    /// [`Tuning`]); for tests and for measuring what each is worth.
     #[doc(hidden)]
     pub fn set_tuning(&mut self, tuning: Tuning) {
         std::iter::once(&mut self.main)

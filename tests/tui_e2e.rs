@@ -49,6 +49,14 @@ impl Tmux {
         }
     }
 
+    /// Taikyoku's opening, the cursor on Black's king: the pawn ten ranks up goes one up.
+    fn push_the_kings_pawn(&self) {
+        for _ in 0..10 {
+            self.keys(&["k"]);
+        }
+        self.keys(&["Enter", "k", "Enter"]);
+    }
+
     fn screen(&self) -> String {
         let out = Command::new("tmux")
             .args(["capture-pane", "-p", "-t", &self.session])
@@ -137,10 +145,7 @@ fn play_a_move_and_quit() {
         "the cursor starts on the king:\n{s}"
     );
     // Cursor up ten ranks onto the pawn in front of the king, select it, one up, confirm.
-    for _ in 0..10 {
-        t.keys(&["k"]);
-    }
-    t.keys(&["Enter", "k", "Enter"]);
+    t.push_the_kings_pawn();
     let s = t.wait_for("P19.26-19.25");
     assert!(s.contains("White to move"), "{s}");
     // Undo and redo.
@@ -207,10 +212,7 @@ fn a_killed_game_loses_no_move_and_is_offered_again() {
     let dir = tempfile::tempdir().unwrap();
     let t = Tmux::start("kill", &command(dir.path(), "", ""), 160, 48).expect("tmux starts");
     t.wait_for("Black to move");
-    for _ in 0..10 {
-        t.keys(&["k"]);
-    }
-    t.keys(&["Enter", "k", "Enter"]);
+    t.push_the_kings_pawn();
     t.wait_for("P19.26-19.25");
     // Killed without warning, the moment after the move was on screen.
     let pid = std::fs::read_to_string(dir.path().join("pid")).unwrap();
@@ -512,10 +514,7 @@ fn an_engine_that_sends_an_illegal_move_loses_and_the_game_is_saved() {
         return;
     };
     t.wait_for("Black to move");
-    for _ in 0..10 {
-        t.keys(&["k"]);
-    }
-    t.keys(&["Enter", "k", "Enter"]);
+    t.push_the_kings_pawn();
     let s = t.wait_for("wins");
     assert!(
         s.contains("fakeengine (White) loses (forfeit): played an illegal move"),
@@ -732,10 +731,7 @@ fn undo_while_an_engine_thinks_is_at_once_and_it_plays_on() {
         return;
     };
     t.wait_for("Black to move");
-    for _ in 0..10 {
-        t.keys(&["k"]);
-    }
-    t.keys(&["Enter", "k", "Enter"]);
+    t.push_the_kings_pawn();
     t.wait_for("slow (White) thinks");
     let asked = Instant::now();
     t.keys(&["u"]);
