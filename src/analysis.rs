@@ -8,9 +8,9 @@ use clap::Args;
 use serde_json::json;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
-use taikyoku::eval;
-use taikyoku::notation;
-use taikyoku::search::{Info, Limits, SearchOptions, Searcher};
+use taikyoku_core::notation;
+use taikyoku_search::eval;
+use taikyoku_search::search::{Info, Limits, SearchOptions, Searcher};
 
 #[derive(Args, Debug)]
 pub struct BestmoveArgs {
@@ -112,9 +112,9 @@ pub fn bestmove(g: &GameArgs, rs: &Option<String>, a: BestmoveArgs) -> Result<()
 
 /// The moves of a line in notation, each in the position it is played from.
 fn notation_line(
-    rules: &taikyoku::rules::Rules,
-    pos: &taikyoku::position::Position,
-    line: &[taikyoku::movegen::Move],
+    rules: &taikyoku_core::rules::Rules,
+    pos: &taikyoku_core::position::Position,
+    line: &[taikyoku_core::movegen::Move],
 ) -> Vec<String> {
     let mut p = pos.clone();
     line.iter()

@@ -10,16 +10,16 @@ use std::net::{SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
-use taikyoku::atsi::{
+use taikyoku_core::geometry::Side;
+use taikyoku_core::movegen::Move;
+use taikyoku_core::notation;
+use taikyoku_core::position::Position;
+use taikyoku_core::rules::Rules;
+use taikyoku_protocol::atsi::{
     self, AtsaHost, AtsiError, EngineReply, HostCommand, Order, ParamType, StartPos,
 };
-use taikyoku::eval::Weights;
-use taikyoku::geometry::Side;
-use taikyoku::movegen::Move;
-use taikyoku::notation;
-use taikyoku::position::Position;
-use taikyoku::rules::Rules;
-use taikyoku::search::{self, Clock, Limits, SearchOptions, Searcher};
+use taikyoku_search::eval::Weights;
+use taikyoku_search::search::{self, Clock, Limits, SearchOptions, Searcher};
 
 /// The longest line (or WebSocket message) read: a TSFEN is about 3 KiB.
 pub const MAX_MESSAGE: usize = 64 << 10;
@@ -492,7 +492,7 @@ impl Session {
         match self.settings.policy {
             Policy::Random => match &allowed {
                 Some(a) => Some((
-                    a[taikyoku::eval::Rng(seed ^ pos.hash()).below(a.len())],
+                    a[taikyoku_search::eval::Rng(seed ^ pos.hash()).below(a.len())],
                     None,
                 )),
                 None => search::random_move(&self.rules, pos, seed).map(|m| (m, None)),

@@ -8,19 +8,19 @@ use serde_json::json;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use taikyoku::card::{KindName, PieceCard};
-use taikyoku::catalogue::{KindId, Lookup};
-use taikyoku::error::DataError;
-use taikyoku::explain;
-use taikyoku::game::{DataDir, Game, GameError, describe_games};
-use taikyoku::geometry::{Side, Square};
-use taikyoku::history::History;
-use taikyoku::notation::{self, NotationError};
-use taikyoku::position::{Piece, Position};
-use taikyoku::record::{self, Record, RecordError, Replay};
-use taikyoku::rules::{Rules, RulesError};
-use taikyoku::store::{self, Overwrite, StoreError};
-use taikyoku::timecontrol::TimeControl;
+use taikyoku_core::card::{KindName, PieceCard};
+use taikyoku_core::catalogue::{KindId, Lookup};
+use taikyoku_core::error::DataError;
+use taikyoku_core::explain;
+use taikyoku_core::game::{DataDir, Game, GameError, describe_games};
+use taikyoku_core::geometry::{Side, Square};
+use taikyoku_core::notation::{self, NotationError};
+use taikyoku_core::position::{Piece, Position};
+use taikyoku_core::rules::{Rules, RulesError};
+use taikyoku_records::history::History;
+use taikyoku_records::record::{self, Record, RecordError, Replay};
+use taikyoku_records::store::{self, Overwrite, StoreError};
+use taikyoku_records::timecontrol::TimeControl;
 
 /// Taikyoku shōgi (大局将棋), the largest historical chess game, in a terminal.
 #[derive(Parser, Debug)]

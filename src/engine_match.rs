@@ -1,7 +1,7 @@
 //! `taikyoku match`: games between two ATSI engines, colours alternating, the host keeping the
 //! clocks and ending every game itself (the last royal captured or no legal move, as the rules
 //! say; a flag, a resignation or a forfeit; a draw at the move limit). Every game is saved as a
-//! record; a line per game, then the score, the Elo difference and its margin ([`taikyoku::elo`]).
+//! record; a line per game, then the score, the Elo difference and its margin ([`taikyoku_protocol::elo`]).
 
 use crate::cli::CliError;
 use crate::host::{self, EngineLog, EngineProcess, GameResult, HostError};
@@ -10,14 +10,14 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant, SystemTime};
-use taikyoku::elo::Score;
-use taikyoku::geometry::Side;
-use taikyoku::history::History;
-use taikyoku::position::{EndReason, Outcome};
-use taikyoku::record::{DrawReason, Record};
-use taikyoku::rules::Rules;
-use taikyoku::store::{self, Overwrite};
-use taikyoku::timecontrol::{Clocks, Flag, TimeControl};
+use taikyoku_core::geometry::Side;
+use taikyoku_core::position::{EndReason, Outcome};
+use taikyoku_core::rules::Rules;
+use taikyoku_protocol::elo::Score;
+use taikyoku_records::history::History;
+use taikyoku_records::record::{DrawReason, Record};
+use taikyoku_records::store::{self, Overwrite};
+use taikyoku_records::timecontrol::{Clocks, Flag, TimeControl};
 
 /// Lateness forgiven on every move (pipes, scheduling), on top of the clock.
 pub const TIME_MARGIN: Duration = Duration::from_millis(100);
@@ -65,7 +65,7 @@ fn handshake_seconds(s: &str) -> Result<f64, String> {
 /// What the games share.
 struct Setup {
     rules: Arc<Rules>,
-    start: taikyoku::position::Position,
+    start: taikyoku_core::position::Position,
     engines: [String; 2],
     games: u32,
     time: TimeControl,

@@ -1,4 +1,4 @@
-//! An external ATSI engine as a child process, played through the protocol ([`taikyoku::atsi`])
+//! An external ATSI engine as a child process, played through the protocol ([`taikyoku_protocol::atsi`])
 //! with a deadline on every wait.
 //!
 //! The engine is started with `sh -c COMMAND` (so a command line with arguments, pipes or
@@ -23,12 +23,12 @@ use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use taikyoku::atsi::{self, AtsiMove, EngineReply, HostCommand, Order, StartPos};
-use taikyoku::geometry::Side;
-use taikyoku::history::History;
-use taikyoku::movegen::Move;
-use taikyoku::notation;
-use taikyoku::timecontrol::{Clocks, TimeControl};
+use taikyoku_core::geometry::Side;
+use taikyoku_core::movegen::Move;
+use taikyoku_core::notation;
+use taikyoku_protocol::atsi::{self, AtsiMove, EngineReply, HostCommand, Order, StartPos};
+use taikyoku_records::history::History;
+use taikyoku_records::timecontrol::{Clocks, TimeControl};
 
 /// How long an engine may take to start and answer `atsiinit` and `identify`.
 pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
@@ -887,16 +887,12 @@ fn copy_stderr(err: impl Read, log: &EngineLog, last: &Mutex<Option<String>>) {
 }
 
 #[cfg(test)]
-#[path = "../tests/common/fake_engine.rs"]
-pub(crate) mod fake_engine;
-
-#[cfg(test)]
 mod tests {
-    use super::fake_engine::fake_engine;
     use super::*;
-    use taikyoku::game::Game;
-    use taikyoku::position::Piece;
-    use taikyoku::rules::Rules;
+    use taikyoku_core::game::Game;
+    use taikyoku_core::position::Piece;
+    use taikyoku_core::rules::Rules;
+    use taikyoku_testkit::fake_engine;
 
     fn atsa() -> Arc<Rules> {
         Arc::new(Rules::new(Game::builtin("taikyoku").unwrap(), "atsa").unwrap())

@@ -5,10 +5,10 @@ mod common;
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use taikyoku::atsi::{self, EngineReply, Order};
-use taikyoku::notation;
-use taikyoku::position::Position;
-use taikyoku::rules::Rules;
+use taikyoku_core::notation;
+use taikyoku_core::position::Position;
+use taikyoku_core::rules::Rules;
+use taikyoku_protocol::atsi::{self, EngineReply, Order};
 
 fn engine(args: &[&str]) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_taikyoku"));
@@ -281,8 +281,8 @@ fn random_and_greedy_play_a_sho_game_to_its_end() {
     }
     let outcome = r.outcome(&pos).expect("the game ends within 1000 plies");
     let (winner, loser) = match outcome.winner {
-        taikyoku::geometry::Side::Black => (black, white),
-        taikyoku::geometry::Side::White => (white, black),
+        taikyoku_core::geometry::Side::Black => (black, white),
+        taikyoku_core::geometry::Side::White => (white, black),
     };
     for (h, result) in [(winner, "win"), (loser, "loss")] {
         let mut h = h;

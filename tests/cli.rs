@@ -157,7 +157,7 @@ fn rules_lists_the_rule_sets_and_their_differences() {
 /// A copy of the data directory with one file replaced, removed when the guard is dropped
 /// (even when an assertion fails on the way).
 fn data_with(file: &str, edit: impl Fn(&str) -> String) -> tempfile::TempDir {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/games"));
     let dir = tempfile::Builder::new()
         .prefix("taikyoku-data-")
         .tempdir()

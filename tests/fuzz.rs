@@ -7,9 +7,9 @@ mod common;
 
 use proptest::prelude::*;
 use std::path::Path;
-use taikyoku::game::{DataDir, Game};
-use taikyoku::notation;
-use taikyoku::rules::Rules;
+use taikyoku_core::game::{DataDir, Game};
+use taikyoku_core::notation;
+use taikyoku_core::rules::Rules;
 
 /// One edit of a text: delete a range, insert text, repeat a slice, or swap in a character.
 #[derive(Clone, Debug)]
@@ -95,10 +95,10 @@ proptest! {
 
     #[test]
     fn movements(text in mutated(MOVEMENTS)) {
-        if let Ok(patterns) = taikyoku::betza::parse(&text) {
-            prop_assert!(taikyoku::betza::ray_bound(&patterns) <= taikyoku::betza::MAX_RAYS);
+        if let Ok(patterns) = taikyoku_core::betza::parse(&text) {
+            prop_assert!(taikyoku_core::betza::ray_bound(&patterns) <= taikyoku_core::betza::MAX_RAYS);
             for p in &patterns {
-                prop_assert!(p.legs.len() <= taikyoku::betza::MAX_LEGS);
+                prop_assert!(p.legs.len() <= taikyoku_core::betza::MAX_LEGS);
             }
         }
     }
@@ -122,7 +122,7 @@ fn opening() -> &'static str {
 }
 
 fn a_tsfen() -> &'static str {
-    let data = include_str!("data/atsa_positions.txt");
+    let data = include_str!("../crates/core/tests/data/atsa_positions.txt");
     let line = data.lines().find(|l| !l.starts_with('#')).unwrap();
     line.splitn(3, ' ').nth(2).unwrap()
 }
@@ -160,7 +160,7 @@ proptest! {
 
     #[test]
     fn records(text in mutated(RECORD)) {
-        if let Ok(record) = taikyoku::record::Record::parse("g.toml", &text) {
+        if let Ok(record) = taikyoku_records::record::Record::parse("g.toml", &text) {
             let _ = record.replay(&common::rules("wikipedia").game);
         }
     }
@@ -187,7 +187,7 @@ moves = [
 /// A copy of the built-in data in a temporary directory, for mutating one file of it.
 fn data_copy() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/games"));
     std::fs::copy(root.join("pieces.toml"), dir.path().join("pieces.toml")).unwrap();
     for sub in ["rules", "setups", "pieces"] {
         std::fs::create_dir(dir.path().join(sub)).unwrap();
@@ -214,17 +214,17 @@ proptest! {
     #![proptest_config(config(32))]
 
     #[test]
-    fn game_files(text in mutated(include_str!("../rules/sho.toml"))) {
+    fn game_files(text in mutated(include_str!("../games/rules/sho.toml"))) {
         load_with("rules/sho.toml", &text, "sho");
     }
 
     #[test]
-    fn setups(text in mutated(include_str!("../setups/sho.toml"))) {
+    fn setups(text in mutated(include_str!("../games/setups/sho.toml"))) {
         load_with("setups/sho.toml", &text, "sho");
     }
 
     #[test]
-    fn catalogues(text in mutated(include_str!("../pieces/sho.toml"))) {
+    fn catalogues(text in mutated(include_str!("../games/pieces/sho.toml"))) {
         load_with("pieces/sho.toml", &text, "sho");
     }
 }

@@ -6,11 +6,11 @@ mod common;
 use common::*;
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
-use taikyoku::game::{DataDir, Game};
-use taikyoku::movegen::Move;
-use taikyoku::notation;
-use taikyoku::position::Position;
-use taikyoku::rules::Rules;
+use taikyoku_core::game::{DataDir, Game};
+use taikyoku_core::movegen::Move;
+use taikyoku_core::notation;
+use taikyoku_core::position::Position;
+use taikyoku_core::rules::Rules;
 
 fn lab() -> &'static Rules {
     static LAB: OnceLock<Rules> = OnceLock::new();
@@ -23,8 +23,8 @@ fn lab() -> &'static Rules {
 
 /// A lab position with kings in two corners, so that the game is on.
 fn lab_position(
-    to_move: taikyoku::geometry::Side,
-    pieces: &[(&str, taikyoku::geometry::Side, i32, i32)],
+    to_move: taikyoku_core::geometry::Side,
+    pieces: &[(&str, taikyoku_core::geometry::Side, i32, i32)],
 ) -> Position {
     let mut all = pieces.to_vec();
     all.push(("K", B, 0, 0));
@@ -355,7 +355,7 @@ fn a_move_is_still_24_bytes() {
 
 #[test]
 fn the_board_marks_a_shot_target_apart_from_a_capture() {
-    use taikyoku::reach::{mark, reach};
+    use taikyoku_core::reach::{mark, reach};
     let r = lab();
     let p = lab_position(B, &[("BOW", B, 9, 9), ("P", W, 10, 13)]);
     let moves = r.moves_from_all_paths(&p, sq(r, 9, 9));
@@ -376,7 +376,7 @@ fn the_board_marks_a_shot_target_apart_from_a_capture() {
 
 #[test]
 fn a_card_says_what_a_piece_shoots_and_how_far() {
-    use taikyoku::explain::Movement;
+    use taikyoku_core::explain::Movement;
     let r = lab();
     let words = |code: &str| Movement::of(r, r.catalogue().by_code(code).unwrap());
     let bow = words("BOW");
@@ -477,8 +477,8 @@ fn a_burning_piece_removes_every_piece_next_to_where_it_lands_of_both_sides() {
         .unwrap();
     assert_eq!(caps(r, &p, &m), vec![(1, 18)]);
     // The board marks them, and moves --json lists them.
-    let marks = taikyoku::reach::reach(r, &p, &[m], 0);
-    assert!(marks.contains(&(sq(r, 1, 18), taikyoku::reach::mark::BURNT)));
+    let marks = taikyoku_core::reach::reach(r, &p, &[m], 0);
+    assert!(marks.contains(&(sq(r, 1, 18), taikyoku_core::reach::mark::BURNT)));
     let v = lab_moves_json(r, &p);
     let burning = v["moves"]
         .as_array()
@@ -669,7 +669,7 @@ fn a_fog_keeps_enemy_shooters_within_five_squares_from_shooting() {
 /// Incremental generation after `m` agrees with generating afresh (auras read far away).
 fn check_incremental(p: &Position, m: &Move) {
     let r = lab();
-    let mut cache = taikyoku::movecache::MoveCache::new();
+    let mut cache = taikyoku_core::movecache::MoveCache::new();
     cache.build(r, p, p.to_move().opponent());
     let mut q = p.clone();
     let undo = r.make(&mut q, m);

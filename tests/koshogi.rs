@@ -5,10 +5,10 @@
 mod common;
 
 use common::{B, W, ko, position, sq};
-use taikyoku::geometry::Side;
-use taikyoku::movegen::Move;
-use taikyoku::position::{EndReason, Outcome, Position};
-use taikyoku::rules::Rules;
+use taikyoku_core::geometry::Side;
+use taikyoku_core::movegen::Move;
+use taikyoku_core::position::{EndReason, Outcome, Position};
+use taikyoku_core::rules::Rules;
 
 #[test]
 fn the_board_setup_and_catalogue_come_from_the_data() {
@@ -231,9 +231,9 @@ fn capturing_the_general_middle_troop_banner_or_drum_promotes_the_capturer() {
     assert_eq!(promotions(r, &p, (6, 4), (6, 7)), [false]);
     let m = moves(r, &p, (4, 4), (4, 7))[0];
     assert!(
-        taikyoku::notation::move_string(r, &p, &m).ends_with('+'),
+        taikyoku_core::notation::move_string(r, &p, &m).ends_with('+'),
         "{}",
-        taikyoku::notation::move_string(r, &p, &m)
+        taikyoku_core::notation::move_string(r, &p, &m)
     );
     play(r, &mut p, (4, 4), (4, 7), true);
     assert_eq!(at(r, &p, 4, 7), piece("CU", B, true));
@@ -383,7 +383,7 @@ fn a_moves_effects_are_listed_apart_from_its_victims_and_in_moves_json() {
     assert_eq!(fx.changed[0].0, sq(r, 4, 4));
     assert_eq!(r.catalogue().kind(fx.changed[0].1.kind).code, "TP");
     // `moves --json` lists them.
-    let text = taikyoku::notation::position_string(r, &p);
+    let text = taikyoku_core::notation::position_string(r, &p);
     let out = common::ok(&["--game", "koshogi", "moves", "--json", "--position", &text]);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     let listed = v["moves"].as_array().unwrap();
@@ -571,7 +571,7 @@ fn a_fog_keeps_shooters_from_shooting_within_5_points_measured_as_the_rule_set_s
     let r = ko("lines");
     let p = game(r, W, &off_line);
     let m = moves(r, &p, (4, 4), (8, 6))[0];
-    let mut cache = taikyoku::movecache::MoveCache::new();
+    let mut cache = taikyoku_core::movecache::MoveCache::new();
     cache.build(r, &p, B);
     let mut q = p.clone();
     let _undo = r.make(&mut q, &m);
@@ -630,7 +630,7 @@ fn cazauxs_array_has_a_pawn_on_file_2_of_rank_5() {
 #[test]
 fn effects_naming_an_unknown_piece_are_reported_where_written() {
     let dir = tempfile::tempdir().unwrap();
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/games"));
     for sub in ["rules", "pieces", "setups"] {
         std::fs::create_dir_all(dir.path().join(sub)).unwrap();
     }
@@ -649,8 +649,8 @@ fn effects_naming_an_unknown_piece_are_reported_where_written() {
     let text = std::fs::read_to_string(root.join("rules/koshogi.toml")).unwrap();
     let bad = text.replace("absent = [\"DR\", \"TC\"]", "absent = [\"DR\", \"XX\"]");
     std::fs::write(dir.path().join("rules/koshogi.toml"), &bad).unwrap();
-    let data = taikyoku::game::DataDir::dir(dir.path());
-    let e = taikyoku::game::Game::load(&data, "koshogi")
+    let data = taikyoku_core::game::DataDir::dir(dir.path());
+    let e = taikyoku_core::game::Game::load(&data, "koshogi")
         .unwrap_err()
         .to_string();
     let line = bad.lines().position(|l| l.contains("\"XX\"")).unwrap() + 1;
@@ -660,7 +660,7 @@ fn effects_naming_an_unknown_piece_are_reported_where_written() {
     );
     let bad = text.replace("within = \"lines\"", "within = \"circle\"");
     std::fs::write(dir.path().join("rules/koshogi.toml"), &bad).unwrap();
-    let e = taikyoku::game::Game::load(&data, "koshogi")
+    let e = taikyoku_core::game::Game::load(&data, "koshogi")
         .unwrap_err()
         .to_string();
     assert!(e.contains("expected \"lines\" or \"square\""), "{e}");
@@ -670,7 +670,7 @@ fn effects_naming_an_unknown_piece_are_reported_where_written() {
         "burning = { fireprof = true }",
     );
     std::fs::write(dir.path().join("rules/koshogi.toml"), &bad).unwrap();
-    let e = taikyoku::game::Game::load(&data, "koshogi")
+    let e = taikyoku_core::game::Game::load(&data, "koshogi")
         .unwrap_err()
         .to_string();
     let line = bad.lines().position(|l| l.contains("fireprof ")).unwrap() + 1;
@@ -737,9 +737,9 @@ fn random_games_keep_make_unmake_hash_and_records_exact() {
                 break;
             }
         }
-        let record = taikyoku::record::Record::new(&history);
+        let record = taikyoku_records::record::Record::new(&history);
         let text = record.to_toml();
-        let back = taikyoku::record::Record::parse("game.toml", &text).unwrap();
+        let back = taikyoku_records::record::Record::parse("game.toml", &text).unwrap();
         let replay = back.replay(&r.game).unwrap();
         assert_eq!(replay.history.position(), history.position(), "{name}");
     }

@@ -6,9 +6,9 @@ mod common;
 use common::{fails, ok, run};
 use std::fs;
 use std::path::Path;
-use taikyoku::notation::position_string;
-use taikyoku::record::Record;
-use taikyoku::store::{self, Overwrite};
+use taikyoku_core::notation::position_string;
+use taikyoku_records::record::Record;
+use taikyoku_records::store::{self, Overwrite};
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
@@ -384,7 +384,7 @@ fn replays_warn_when_the_rules_data_or_the_result_differ() {
     let path = two_moves(dir.path());
     // The same data with a comment added: another fingerprint, the same game.
     let data = dir.path().join("data");
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/games"));
     for f in ["rules/taikyoku.toml", "pieces.toml", "setups/taikyoku.toml"] {
         fs::create_dir_all(data.join(f).parent().unwrap()).unwrap();
         let mut text = fs::read_to_string(root.join(f)).unwrap();

@@ -50,7 +50,7 @@ fn commands_that_read_a_record_refuse_rules() {
 /// A copy of the game data in a temporary directory, with `edit` applied to `pieces.toml`.
 fn data_dir_with(edit: impl Fn(String) -> String) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/games"));
     for sub in ["rules", "setups"] {
         std::fs::create_dir(dir.path().join(sub)).unwrap();
         std::fs::copy(
@@ -92,7 +92,7 @@ fn a_movement_the_generator_cannot_hold_fails_fast_with_its_place() {
 
 #[test]
 fn a_huge_unknown_name_is_looked_up_in_linear_time() {
-    use taikyoku::catalogue::Lookup;
+    use taikyoku_core::catalogue::Lookup;
     let r = common::rules("wikipedia");
     let cat = r.catalogue();
     // 16.8 s before (quadratic edit distances against every name); now a scan.
@@ -122,10 +122,10 @@ fn listing_moves_names_each_as_one_by_one() {
         for seed in 0..3 {
             let (_, pos) = common::random_game(r, seed, 40, false);
             let moves = r.legal_moves(&pos);
-            let fast = taikyoku::notation::move_strings(r, &pos, &moves);
+            let fast = taikyoku_core::notation::move_strings(r, &pos, &moves);
             let slow: Vec<String> = moves
                 .iter()
-                .map(|m| taikyoku::notation::move_string(r, &pos, m))
+                .map(|m| taikyoku_core::notation::move_string(r, &pos, m))
                 .collect();
             assert_eq!(fast, slow, "{rs} seed {seed}");
         }
@@ -135,14 +135,14 @@ fn listing_moves_names_each_as_one_by_one() {
 /// The opening's position string with its first rank (White's back rank) replaced.
 fn with_first_rank(rank: &str) -> String {
     let r = common::rules("wikipedia");
-    let good = taikyoku::notation::position_string(r, &r.start_position());
+    let good = taikyoku_core::notation::position_string(r, &r.start_position());
     let (_, rest) = good.split_once('/').unwrap();
     format!("{rank}/{rest}")
 }
 
 fn position_error(text: &str) -> String {
     let r = common::rules("wikipedia");
-    taikyoku::notation::load_position(r, text)
+    taikyoku_core::notation::load_position(r, text)
         .map(|_| ())
         .unwrap_err()
         .to_string()
@@ -214,7 +214,7 @@ fn a_promoted_flag_needs_a_kind_something_promotes_to() {
         )
     };
     for piece in ["P", "FL", "Pawn"] {
-        let e = taikyoku::notation::parse_position_json(r, "p.json", &json(piece))
+        let e = taikyoku_core::notation::parse_position_json(r, "p.json", &json(piece))
             .map(|_| ())
             .unwrap_err()
             .to_string();
@@ -226,7 +226,7 @@ fn a_promoted_flag_needs_a_kind_something_promotes_to() {
     // A kind that pieces do promote to may carry the flag.
     let promoted_to = r.readings.iter().find_map(|x| x.promotes_to).unwrap();
     let code = &r.catalogue().kind(promoted_to).code;
-    assert!(taikyoku::notation::parse_position_json(r, "p.json", &json(code)).is_ok());
+    assert!(taikyoku_core::notation::parse_position_json(r, "p.json", &json(code)).is_ok());
 }
 
 #[cfg(unix)]
@@ -249,7 +249,7 @@ fn only_regular_files_of_a_sane_size_are_read() {
     mkfifo(&fifo);
     let big = dir.path().join("big.toml");
     let f = std::fs::File::create(&big).unwrap();
-    f.set_len(taikyoku::store::MAX_FILE_BYTES + 1).unwrap();
+    f.set_len(taikyoku_core::files::MAX_FILE_BYTES + 1).unwrap();
     let (fifo, big) = (fifo.to_str().unwrap(), big.to_str().unwrap());
     let d = dir.path().to_str().unwrap();
     for (args, says) in [

@@ -8,12 +8,12 @@ use common::{B, W, fails, ok, position, sho, sq};
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::Path;
-use taikyoku::movegen::Move;
-use taikyoku::notation::{self, position_string};
-use taikyoku::position::{EndReason, Outcome};
-use taikyoku::record::Record;
-use taikyoku::rules::Rules;
-use taikyoku::store::{self, Overwrite};
+use taikyoku_core::movegen::Move;
+use taikyoku_core::notation::{self, position_string};
+use taikyoku_core::position::{EndReason, Outcome};
+use taikyoku_core::rules::Rules;
+use taikyoku_records::record::Record;
+use taikyoku_records::store::{self, Overwrite};
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
@@ -22,7 +22,7 @@ fn s(p: &Path) -> &str {
 /// The move of the piece on `from` to `to` that promotes (or not).
 fn find(
     r: &Rules,
-    p: &taikyoku::position::Position,
+    p: &taikyoku_core::position::Position,
     from: (i32, i32),
     to: (i32, i32),
     promotes: bool,
@@ -36,7 +36,7 @@ fn find(
 /// Plays that move, checking it is legal.
 fn play(
     r: &Rules,
-    p: &mut taikyoku::position::Position,
+    p: &mut taikyoku_core::position::Position,
     from: (i32, i32),
     to: (i32, i32),
     promotes: bool,
@@ -49,7 +49,7 @@ fn play(
 /// promote there.
 fn choices(
     r: &Rules,
-    p: &taikyoku::position::Position,
+    p: &taikyoku_core::position::Position,
     from: (i32, i32),
 ) -> BTreeSet<((i32, i32), bool)> {
     r.moves_from(p, sq(r, from.0, from.1))
@@ -213,7 +213,9 @@ fn a_record_of_sho_round_trips_and_checks() {
     assert!(text.contains("game = \"Sho shogi\"\n"), "{text}");
     assert!(text.starts_with("# A Sho shogi game record"), "{text}");
     let back = Record::load(&path).unwrap();
-    let game = back.find_game(&taikyoku::game::DataDir::Embedded).unwrap();
+    let game = back
+        .find_game(&taikyoku_core::game::DataDir::Embedded)
+        .unwrap();
     assert_eq!(game.id, "sho");
     let replay = back.replay(&game).unwrap();
     assert!(replay.warnings.is_empty(), "{:?}", replay.warnings);
@@ -318,8 +320,8 @@ fn the_command_line_plays_sho() {
 }
 
 /// A copy of Sho's built-in data with its game file edited.
-fn sho_data(dir: &Path, edit: impl Fn(&str) -> String) -> taikyoku::game::DataDir {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+fn sho_data(dir: &Path, edit: impl Fn(&str) -> String) -> taikyoku_core::game::DataDir {
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/games"));
     for f in ["rules/sho.toml", "pieces/sho.toml", "setups/sho.toml"] {
         let mut text = fs::read_to_string(root.join(f)).unwrap();
         if f == "rules/sho.toml" {
@@ -328,11 +330,11 @@ fn sho_data(dir: &Path, edit: impl Fn(&str) -> String) -> taikyoku::game::DataDi
         fs::create_dir_all(dir.join(f).parent().unwrap()).unwrap();
         fs::write(dir.join(f), text).unwrap();
     }
-    taikyoku::game::DataDir::dir(dir)
+    taikyoku_core::game::DataDir::dir(dir)
 }
 
 /// The same with its end rule replaced.
-fn sho_with_end(dir: &Path, end: &str) -> taikyoku::game::DataDir {
+fn sho_with_end(dir: &Path, end: &str) -> taikyoku_core::game::DataDir {
     sho_data(dir, |t| {
         t.replace("end = { survives_with = [[\"royal\"]] }", end)
     })
@@ -343,7 +345,7 @@ fn the_board_size_comes_from_the_game_file() {
     let dir = tempfile::tempdir().unwrap();
     let data = sho_data(dir.path(), |t| t.replace("ranks = 9", "ranks = 11"));
     let r = Rules::new(
-        taikyoku::game::Game::load(&data, "sho").unwrap(),
+        taikyoku_core::game::Game::load(&data, "sho").unwrap(),
         "standard",
     )
     .unwrap();
@@ -356,7 +358,7 @@ fn the_board_size_comes_from_the_game_file() {
     assert_eq!(r.dims().xy(white_king.0), (4, 10));
     assert_eq!(r.perft(&p, 1), 26);
     let data = sho_data(dir.path(), |t| t.replace("ranks = 9", "ranks = 99"));
-    let e = taikyoku::game::Game::load(&data, "sho")
+    let e = taikyoku_core::game::Game::load(&data, "sho")
         .unwrap_err()
         .to_string();
     assert!(
@@ -374,7 +376,7 @@ fn an_end_rule_can_need_several_pieces_at_once() {
         dir.path(),
         "end = { survives_with = [[\"K\"], [\"G\", \"S\"]] }",
     );
-    let game = taikyoku::game::Game::load(&data, "sho").unwrap();
+    let game = taikyoku_core::game::Game::load(&data, "sho").unwrap();
     assert_eq!(game.end.describe(), "K, or G and S");
     let r = Rules::new(game, "standard").unwrap();
     let mut p = position(
@@ -399,7 +401,7 @@ fn an_end_rule_can_need_several_pieces_at_once() {
     );
     // Bad end rules are reported where they are written.
     let data = sho_with_end(dir.path(), "end = { survives_with = [[\"K\", \"XX\"]] }");
-    let e = taikyoku::game::Game::load(&data, "sho")
+    let e = taikyoku_core::game::Game::load(&data, "sho")
         .unwrap_err()
         .to_string();
     assert!(
@@ -407,7 +409,7 @@ fn an_end_rule_can_need_several_pieces_at_once() {
         "{e}"
     );
     let data = sho_with_end(dir.path(), "end = { survives_with = [] }");
-    let e = taikyoku::game::Game::load(&data, "sho")
+    let e = taikyoku_core::game::Game::load(&data, "sho")
         .unwrap_err()
         .to_string();
     assert!(e.contains("end.survives_with: no alternative"), "{e}");
@@ -419,7 +421,7 @@ fn an_end_rule_can_need_several_pieces_at_once() {
 #[test]
 fn random_games_keep_the_promotion_and_end_rules() {
     let r = sho();
-    let code = |p: &taikyoku::position::Piece| r.catalogue().kind(p.kind).code.clone();
+    let code = |p: &taikyoku_core::position::Piece| r.catalogue().kind(p.kind).code.clone();
     let mut rng = common::Rng::new(2026);
     let mut ended = 0;
     for _ in 0..60 {

@@ -20,14 +20,14 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use std::path::PathBuf;
 use std::sync::mpsc::Sender;
 use std::time::Duration;
-use taikyoku::card::Cards;
-use taikyoku::geometry::Side;
-use taikyoku::history::{History, Undone};
-use taikyoku::movegen::Move;
-use taikyoku::position::{EndReason, Outcome, Position};
-use taikyoku::record::{self, Record};
-use taikyoku::rules::Rules;
-use taikyoku::timecontrol::{Clocks, TimeControl};
+use taikyoku_core::card::Cards;
+use taikyoku_core::geometry::Side;
+use taikyoku_core::movegen::Move;
+use taikyoku_core::position::{EndReason, Outcome, Position};
+use taikyoku_core::rules::Rules;
+use taikyoku_records::history::{History, Undone};
+use taikyoku_records::record::{self, Record};
+use taikyoku_records::timecontrol::{Clocks, TimeControl};
 
 pub struct App {
     /// The game and its files.
@@ -774,7 +774,7 @@ impl App {
             }
             (Purpose::Hint, Ok(t)) => {
                 let h = &self.session.history;
-                let text = taikyoku::notation::move_string(h.rules(), h.position(), &t.mv);
+                let text = taikyoku_core::notation::move_string(h.rules(), h.position(), &t.mv);
                 self.board.show_hint(h, t.mv);
                 Some(Msg::Say(format!(
                     "Hint for {}: {text}{}, not played.",
@@ -971,7 +971,7 @@ impl App {
         let game = if self.rules().game.is_called(&record.game) {
             &self.rules().game
         } else {
-            match record.find_game(&taikyoku::game::DataDir::Embedded) {
+            match record.find_game(&taikyoku_core::game::DataDir::Embedded) {
                 Ok(g) => {
                     other = g;
                     &other
@@ -993,7 +993,7 @@ impl App {
         let files = &mut self.session.files;
         app.session.files.games_dir = files.games_dir.take();
         app.session.files.autosave_dir = files.autosave_dir.take();
-        app.session.files.save_stamp = taikyoku::store::stamp(&path).ok().flatten();
+        app.session.files.save_stamp = taikyoku_records::store::stamp(&path).ok().flatten();
         app.session.files.save = Some(path);
         app.session.adopt_autosave();
         app.confirm_own_captures = self.confirm_own_captures;

@@ -11,17 +11,17 @@ use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
-use taikyoku::catalogue::{KindId, Lookup};
-use taikyoku::geometry::{Dims, Side, Square};
-use taikyoku::history::History;
-use taikyoku::movegen::Move;
-use taikyoku::notation;
-use taikyoku::position::Piece;
-use taikyoku::reach::{self, Held};
+use taikyoku_core::catalogue::{KindId, Lookup};
+use taikyoku_core::geometry::{Dims, Side, Square};
+use taikyoku_core::movegen::Move;
+use taikyoku_core::notation;
+use taikyoku_core::position::Piece;
+use taikyoku_core::reach::{self, Held};
+use taikyoku_records::history::History;
 use unicode_width::UnicodeWidthStr;
 
 /// Overlay flags of a square.
-pub use taikyoku::reach::mark;
+pub use taikyoku_core::reach::mark;
 
 /// Square widths in terminal cells at each zoom level.
 pub const ZOOM_WIDTHS: [u16; 3] = [3, 5, 7];

@@ -14,8 +14,8 @@ use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget};
-use taikyoku::history::History;
-use taikyoku::movegen::Move;
+use taikyoku_core::movegen::Move;
+use taikyoku_records::history::History;
 use unicode_width::UnicodeWidthStr;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -15,10 +15,10 @@ use crate::host::{EngineLog, EngineProcess, HostError};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::{Duration, Instant};
-use taikyoku::geometry::Side;
-use taikyoku::history::History;
-use taikyoku::position::EndReason;
-use taikyoku::timecontrol::Clocks;
+use taikyoku_core::geometry::Side;
+use taikyoku_core::position::EndReason;
+use taikyoku_records::history::History;
+use taikyoku_records::timecontrol::Clocks;
 
 /// The time control an engine plays by in the terminal game unless `--time` says otherwise.
 pub const DEFAULT_TIME: &str = "120+2";

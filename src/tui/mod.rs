@@ -47,10 +47,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::Duration;
-use taikyoku::geometry::Side;
-use taikyoku::position::Position;
-use taikyoku::rules::Rules;
-use taikyoku::store;
+use taikyoku_core::geometry::Side;
+use taikyoku_core::position::Position;
+use taikyoku_core::rules::Rules;
+use taikyoku_records::store;
 use theme::Theme;
 
 /// The user's config directory (`keys.toml`, `config.toml`); `TAIKYOKU_CONFIG_DIR`
@@ -76,7 +76,7 @@ pub fn load_config(theme_flag: Option<&str>) -> Result<(Keymap, Theme, Settings)
     let read = |name: &str| dir.as_ref().map(|d| d.join(name)).filter(|p| p.exists());
     // Only a regular file of a sane size: a FIFO would block the game's start.
     let text = |p: &PathBuf| {
-        let bytes = store::read_file(p).map_err(|source| TuiError::Read {
+        let bytes = taikyoku_core::files::read_file(p).map_err(|source| TuiError::Read {
             file: p.display().to_string(),
             source,
         })?;

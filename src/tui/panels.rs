@@ -9,15 +9,15 @@ use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
-use taikyoku::card::Cards;
-use taikyoku::catalogue::KindId;
-use taikyoku::geometry::Side;
-use taikyoku::history::History;
+use taikyoku_core::card::Cards;
+use taikyoku_core::catalogue::KindId;
+use taikyoku_core::geometry::Side;
+use taikyoku_records::history::History;
 
 /// "Frozen by White's Skyward net on 9.5: it cannot move." for a piece under the cursor that
 /// an enemy aura holds.
 fn held_text(h: &History, board: &Board) -> Option<String> {
-    use taikyoku::reach::Held;
+    use taikyoku_core::reach::Held;
     let sq = board.cursor_square();
     let held = board.held.iter().find(|x| x.0 == sq)?.1;
     let (how, by, what) = match held {
@@ -189,7 +189,7 @@ fn wrapped_rows(lines: &[Line], width: u16) -> u16 {
 
 /// The entries of the diagram's key for the symbols this diagram uses.
 fn diagram_key(diagram: &str) -> Vec<String> {
-    taikyoku::explain::LEGEND
+    taikyoku_core::explain::LEGEND
         .lines()
         .flat_map(|l| l.split("  "))
         .map(str::trim)

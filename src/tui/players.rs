@@ -11,13 +11,13 @@ use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
-use taikyoku::geometry::Side;
-use taikyoku::history::History;
-use taikyoku::movegen::Move;
-use taikyoku::notation;
-use taikyoku::position::EndReason;
-use taikyoku::search::{self, Clock, Info, Limits, SearchOptions, Searcher};
-use taikyoku::timecontrol::{Clocks, Flag};
+use taikyoku_core::geometry::Side;
+use taikyoku_core::movegen::Move;
+use taikyoku_core::notation;
+use taikyoku_core::position::EndReason;
+use taikyoku_records::history::History;
+use taikyoku_records::timecontrol::{Clocks, Flag};
+use taikyoku_search::search::{self, Clock, Info, Limits, SearchOptions, Searcher};
 
 /// A strength of the computer: its time per move (and, for the weakest, a depth cap).
 #[derive(Clone, Debug, PartialEq)]

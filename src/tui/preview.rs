@@ -2,11 +2,11 @@
 //! many of the mover's own pieces), the distinct ways of ending a move on a square, and the
 //! royal pieces the opponent could take next. All of it is read off the generated moves.
 
-use taikyoku::geometry::{Side, Square};
-use taikyoku::history::History;
-use taikyoku::movegen::Move;
-use taikyoku::notation;
-use taikyoku::reach::split;
+use taikyoku_core::geometry::{Side, Square};
+use taikyoku_core::movegen::Move;
+use taikyoku_core::notation;
+use taikyoku_core::reach::split;
+use taikyoku_records::history::History;
 
 /// One distinct way to end a move on a square: the same squares emptied; with and without
 /// promotion when that is a choice (asked afterwards).

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::Sender;
 use std::time::Duration;
-use taikyoku::history::History;
+use taikyoku_records::history::History;
 
 /// The replay component.
 #[derive(Debug)]

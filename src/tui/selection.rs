@@ -5,10 +5,10 @@
 
 use super::msg::Msg;
 use super::preview;
-use taikyoku::geometry::Square;
-use taikyoku::history::History;
-use taikyoku::movegen::Move;
-use taikyoku::reach::{self, split};
+use taikyoku_core::geometry::Square;
+use taikyoku_core::movegen::Move;
+use taikyoku_core::reach::{self, split};
+use taikyoku_records::history::History;
 
 /// A piece chosen to move, and the legs entered so far.
 #[derive(Clone, Debug, PartialEq)]

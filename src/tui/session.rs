@@ -3,12 +3,12 @@
 //! screen shows it, so that no move on screen is ever lost.
 
 use std::path::PathBuf;
-use taikyoku::geometry::Side;
-use taikyoku::history::{History, Played, Undone};
-use taikyoku::movegen::Move;
-use taikyoku::position::EndReason;
-use taikyoku::record::{Record, Replay};
-use taikyoku::store::{self, Overwrite, Stamp};
+use taikyoku_core::geometry::Side;
+use taikyoku_core::movegen::Move;
+use taikyoku_core::position::EndReason;
+use taikyoku_records::history::{History, Played, Undone};
+use taikyoku_records::record::{Record, Replay};
+use taikyoku_records::store::{self, Overwrite, Stamp};
 
 /// Where the game is written.
 #[derive(Clone, Debug, Default)]

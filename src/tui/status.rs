@@ -11,8 +11,8 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use std::time::Duration;
-use taikyoku::geometry::Side;
-use taikyoku::history::History;
+use taikyoku_core::geometry::Side;
+use taikyoku_records::history::History;
 use unicode_width::UnicodeWidthStr;
 
 /// The status line's message.

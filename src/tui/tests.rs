@@ -15,16 +15,16 @@ use ratatui::crossterm::event::{
     MouseEventKind,
 };
 use ratatui::layout::Rect;
-use taikyoku::game::Game;
-use taikyoku::geometry::Side;
-use taikyoku::position::Piece;
-use taikyoku::rules::Rules;
+use taikyoku_core::game::Game;
+use taikyoku_core::geometry::Side;
+use taikyoku_core::position::Piece;
+use taikyoku_core::rules::Rules;
 
 fn rules(name: &str) -> Rules {
     Rules::new(Game::builtin("taikyoku").unwrap(), name).unwrap()
 }
 
-pub(super) fn app_with(rules: Rules, pos: taikyoku::position::Position) -> App {
+pub(super) fn app_with(rules: Rules, pos: taikyoku_core::position::Position) -> App {
     let mut app = App::new(rules, pos, Keymap::default(), Theme::default_theme(), false);
     // Wide enough for the whole board.
     let area = Rect::new(0, 0, 240, 70);
@@ -561,7 +561,7 @@ fn pawn_move(app: &mut App, x: i32, y_from: i32, y_to: i32) {
 }
 
 fn saved_moves(path: &std::path::Path) -> Vec<String> {
-    taikyoku::record::Record::load(path)
+    taikyoku_records::record::Record::load(path)
         .unwrap()
         .moves()
         .to_vec()
@@ -590,11 +590,11 @@ fn every_move_is_autosaved_at_once() {
     assert_eq!(saved_moves(&file), vec!["P19.26-19.25"]);
     keys(&mut app, "R");
     keys(&mut app, "y");
-    let r = taikyoku::record::Record::load(&file).unwrap();
+    let r = taikyoku_records::record::Record::load(&file).unwrap();
     assert_eq!(r.outcome.unwrap().winner, Side::Black, "White resigned");
     keys(&mut app, "u");
     assert!(
-        taikyoku::record::Record::load(&file)
+        taikyoku_records::record::Record::load(&file)
             .unwrap()
             .outcome
             .is_none()
@@ -640,10 +640,15 @@ fn save_asks_for_a_name_once_and_never_clobbers_other_files() {
     assert_eq!(std::fs::read_to_string(&other).unwrap(), "my notes");
 }
 
-fn recorded_game(moves: usize) -> (taikyoku::record::Record, taikyoku::record::Replay) {
+fn recorded_game(
+    moves: usize,
+) -> (
+    taikyoku_records::record::Record,
+    taikyoku_records::record::Replay,
+) {
     let r = rules("wikipedia");
     let start = r.start_position();
-    let mut h = taikyoku::history::History::new(r, start);
+    let mut h = taikyoku_records::history::History::new(r, start);
     for i in 0..moves {
         let pos = h.position().clone();
         let m = h
@@ -655,7 +660,7 @@ fn recorded_game(moves: usize) -> (taikyoku::record::Record, taikyoku::record::R
             .unwrap();
         h.play(&m).unwrap();
     }
-    let rec = taikyoku::record::Record::new(&h);
+    let rec = taikyoku_records::record::Record::new(&h);
     let replay = rec.replay(&h.rules().game).unwrap();
     (rec, replay)
 }
@@ -761,8 +766,8 @@ fn an_unfinished_game_is_offered_for_resuming() {
     let (rec, _) = recorded_game(5);
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("game-x.toml");
-    taikyoku::store::save(&path, &rec, taikyoku::store::Overwrite::Never).unwrap();
-    let found = taikyoku::store::latest_unfinished(dir.path())
+    taikyoku_records::store::save(&path, &rec, taikyoku_records::store::Overwrite::Never).unwrap();
+    let found = taikyoku_records::store::latest_unfinished(dir.path())
         .unwrap()
         .unwrap();
     let mut app = start("wikipedia");
@@ -799,7 +804,7 @@ fn an_unfinished_game_is_offered_for_resuming() {
     let mut app = start("wikipedia");
     app.session.files.autosave_dir = Some(dir.path().to_path_buf());
     app.offer_resume(
-        taikyoku::store::latest_unfinished(dir.path())
+        taikyoku_records::store::latest_unfinished(dir.path())
             .unwrap()
             .unwrap(),
     );
@@ -1325,7 +1330,7 @@ pub(super) fn cell(app: &App, x: i32, y: i32) -> String {
     s.trim().to_string()
 }
 
-pub(super) fn sq(app: &App, x: i32, y: i32) -> taikyoku::geometry::Square {
+pub(super) fn sq(app: &App, x: i32, y: i32) -> taikyoku_core::geometry::Square {
     app.rules().dims().square(x, y).unwrap()
 }
 
@@ -1439,8 +1444,8 @@ fn the_last_move_is_marked_apart_from_captures() {
     assert_eq!(cell(&app, 10, 11), "~");
     // In a replay, the moved piece's marks never hide what the move took.
     let (mut rec, _) = recorded_game(0);
-    rec.start = taikyoku::notation::position_string(app.rules(), app.history().start());
-    let mut h = taikyoku::history::History::new(
+    rec.start = taikyoku_core::notation::position_string(app.rules(), app.history().start());
+    let mut h = taikyoku_records::history::History::new(
         app.history().shared_rules(),
         app.history().start().clone(),
     );
@@ -1636,12 +1641,12 @@ fn a_resumed_autosave_asks_for_a_name_once_and_recent_games_open() {
     let autosaves = dir.path().join("autosave");
     std::fs::create_dir_all(&autosaves).unwrap();
     let path = autosaves.join("game-x.toml");
-    taikyoku::store::save(&path, &rec, taikyoku::store::Overwrite::Never).unwrap();
+    taikyoku_records::store::save(&path, &rec, taikyoku_records::store::Overwrite::Never).unwrap();
     let mut app = start("wikipedia");
     app.session.files.autosave_dir = Some(autosaves.clone());
     app.session.files.games_dir = Some(dir.path().join("games"));
     app.offer_resume(
-        taikyoku::store::latest_unfinished(&autosaves)
+        taikyoku_records::store::latest_unfinished(&autosaves)
             .unwrap()
             .unwrap(),
     );
@@ -1691,7 +1696,7 @@ fn a_resumed_autosave_asks_for_a_name_once_and_recent_games_open() {
 
 /// An app whose game is loaded from the record at `path` (as `play --load` does).
 fn loaded(path: &std::path::Path) -> App {
-    let rec = taikyoku::record::Record::load(path).unwrap();
+    let rec = taikyoku_records::record::Record::load(path).unwrap();
     let replay = rec.replay(&rules("wikipedia").game).unwrap();
     let mut app = App::from_record(
         rec,

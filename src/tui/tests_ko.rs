@@ -4,9 +4,9 @@
 use super::app::App;
 use super::tests::{app_with, cell, goto, key, keys, render, sq, text};
 use ratatui::crossterm::event::KeyCode;
-use taikyoku::game::Game;
-use taikyoku::geometry::Side;
-use taikyoku::rules::Rules;
+use taikyoku_core::game::Game;
+use taikyoku_core::geometry::Side;
+use taikyoku_core::rules::Rules;
 
 /// A Kō position with these pieces and both generals in far corners.
 fn ko(to_move: Side, pieces: &[(&str, Side, i32, i32)]) -> App {
@@ -27,7 +27,7 @@ fn ko(to_move: Side, pieces: &[(&str, Side, i32, i32)]) -> App {
         to_move.name(),
         json.join(", ")
     );
-    let p = taikyoku::notation::parse_position_json(&r, "test", &text).unwrap();
+    let p = taikyoku_core::notation::parse_position_json(&r, "test", &text).unwrap();
     app_with(r, p)
 }
 

@@ -9,9 +9,9 @@ use super::theme::Theme;
 use ratatui::layout::Rect;
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
-use taikyoku::game::Game;
-use taikyoku::geometry::Side;
-use taikyoku::rules::Rules;
+use taikyoku_core::game::Game;
+use taikyoku_core::geometry::Side;
+use taikyoku_core::rules::Rules;
 
 /// A Sho shogi game with these players, its channel connected as in the terminal.
 fn sho(black: Player, white: Player) -> (App, Receiver<Msg>) {
@@ -50,7 +50,7 @@ fn black_moves(app: &mut App) {
 
 /// The computer's reply `reply` (White's, the second move) is announced as its move and
 /// gets the cursor, so that it shows.
-fn shown_as_the_computers(app: &App, reply: &taikyoku::history::Played) {
+fn shown_as_the_computers(app: &App, reply: &taikyoku_records::history::Played) {
     let said = format!("2. Computer (White) played {}", reply.text);
     assert!(app.status.text.starts_with(&said), "{}", app.status.text);
     assert_eq!(app.board.cursor_square(), reply.mv.to);
@@ -180,15 +180,21 @@ fn the_person_against_the_computer_sees_the_board_from_their_side() {
 }
 
 /// A Sho shogi record of `n` moves (each side's first legal move in turn) and its replay.
-fn recorded(n: usize, white: &str) -> (taikyoku::record::Record, taikyoku::record::Replay) {
+fn recorded(
+    n: usize,
+    white: &str,
+) -> (
+    taikyoku_records::record::Record,
+    taikyoku_records::record::Replay,
+) {
     let r = Rules::new(Game::builtin("sho").unwrap(), "standard").unwrap();
     let start = r.start_position();
-    let mut h = taikyoku::history::History::new(r, start);
+    let mut h = taikyoku_records::history::History::new(r, start);
     for _ in 0..n {
         let m = h.rules().legal_moves(h.position())[0];
         h.play(&m).unwrap();
     }
-    let mut rec = taikyoku::record::Record::new(&h);
+    let mut rec = taikyoku_records::record::Record::new(&h);
     rec.white_player = white.into();
     let replay = rec.replay(&h.rules().game).unwrap();
     (rec, replay)
@@ -247,7 +253,7 @@ fn pusher(dir: &std::path::Path) -> String {
          echo \"move ${{n}}k ${{n}}l\"",
         f = count.display()
     );
-    crate::host::fake_engine::fake_engine("Pusher", &[] as &[&str], &vec![turn; 5])
+    taikyoku_testkit::fake_engine("Pusher", &[] as &[&str], &vec![turn; 5])
 }
 
 /// A Taikyoku game (atsa rules) of a person against `cmd` as White, by a 60+1 clock.
@@ -290,7 +296,7 @@ fn push_a_pawn(app: &mut App, file: u32) {
 /// time control goes on with them, under another one starts afresh.
 #[test]
 fn an_engines_clocks_are_saved_and_a_resumed_game_goes_on_with_them() {
-    use taikyoku::timecontrol::Clocks;
+    use taikyoku_records::timecontrol::Clocks;
     let dir = tempfile::tempdir().unwrap();
     let cmd = pusher(dir.path());
     // Without --time the engine plays by 120+2 and the person without a clock.
@@ -321,7 +327,7 @@ fn an_engines_clocks_are_saved_and_a_resumed_game_goes_on_with_them() {
     assert!(text.contains("time = \"120+2\"\nwhite_clock = "), "{text}");
     let game = app.rules().game.clone();
     let resume = |asked: Option<&str>| {
-        let rec = taikyoku::record::Record::parse("g", &text).unwrap();
+        let rec = taikyoku_records::record::Record::parse("g", &text).unwrap();
         let replay = rec.replay(&game).unwrap();
         let k = Keymap::default();
         let mut back = App::from_record(rec, replay, k, Theme::default_theme(), false, false);
@@ -360,7 +366,8 @@ fn a_game_resumed_at_the_offer_goes_on_with_the_players_given() {
     drop(before);
     assert_eq!(record.white_player, format!("engine:{cmd}"));
     let path = dir.path().join("g.toml");
-    taikyoku::store::save(&path, &record, taikyoku::store::Overwrite::Never).unwrap();
+    taikyoku_records::store::save(&path, &record, taikyoku_records::store::Overwrite::Never)
+        .unwrap();
     let mut app = against_engine(&cmd);
     assert!(app.plays_as_recorded(&record));
     let mut other = record.clone();
@@ -440,7 +447,7 @@ fn the_computer_plays_by_its_clock_and_the_clocks_are_saved() {
     assert_eq!(h.position().to_move(), Side::Black);
     let text = app.session.record.to_toml();
     assert!(text.contains("time = \"3+0.5\"\nblack_clock = "), "{text}");
-    let rec = taikyoku::record::Record::parse("g", &text).unwrap();
+    let rec = taikyoku_records::record::Record::parse("g", &text).unwrap();
     let replay = rec.replay(&app.rules().game).unwrap();
     let k = Keymap::default();
     let back = App::from_record(rec, replay, k, Theme::default_theme(), false, false);
@@ -467,7 +474,7 @@ fn a_person_whose_flag_falls_loses_on_time() {
     let o = app.outcome().expect("the flag fell");
     assert_eq!(
         (o.winner, o.reason),
-        (Side::White, taikyoku::position::EndReason::Time)
+        (Side::White, taikyoku_core::position::EndReason::Time)
     );
     assert!(app.status.warning);
     assert_eq!(
@@ -501,7 +508,7 @@ fn a_move_after_the_flag_fell_loses_on_time() {
     app.update(Msg::Play(m));
     assert_eq!(app.history().point(), 0, "not played");
     let o = app.outcome().expect("lost on time");
-    assert_eq!(o.reason, taikyoku::position::EndReason::Time);
+    assert_eq!(o.reason, taikyoku_core::position::EndReason::Time);
 }
 
 /// Undo takes back moves and their increments, not the time spent on them; the person's
@@ -543,7 +550,7 @@ fn undo_while_an_engine_thinks_is_at_once_and_the_engine_is_told_the_game_again(
          if [ $n = 1 ]; then sleep 60; fi; echo \"move ${{n}}k ${{n}}l\"",
         f = count.display()
     );
-    let cmd = crate::host::fake_engine::fake_engine("Slow", &[] as &[&str], &vec![turn; 5]);
+    let cmd = taikyoku_testkit::fake_engine("Slow", &[] as &[&str], &vec![turn; 5]);
     let r = Rules::new(Game::builtin("taikyoku").unwrap(), "atsa").unwrap();
     let start = r.start_position();
     let mut app = App::new(r, start, Keymap::default(), Theme::default_theme(), false);
@@ -600,7 +607,7 @@ fn undo_while_an_engine_thinks_is_at_once_and_the_engine_is_told_the_game_again(
 /// played, now at the keyboard, has no clock (it was the engine's); `--time` gives both one.
 #[test]
 fn an_engines_clock_does_not_pass_to_the_person_playing_its_side() {
-    use taikyoku::timecontrol::Clocks;
+    use taikyoku_records::timecontrol::Clocks;
     let (mut rec, _) = recorded(3, "engine:sh ./tomatene");
     let control = "60+1".parse().unwrap();
     rec.clock = Some(Clocks::new(control));

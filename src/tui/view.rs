@@ -11,7 +11,7 @@ use super::status;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::widgets::{Paragraph, Widget, Wrap};
-use taikyoku::geometry::Side;
+use taikyoku_core::geometry::Side;
 
 /// The smallest terminal the game draws in.
 pub const MIN_WIDTH: u16 = 72;

@@ -1,0 +1,178 @@
+//! Move generation and perft from the opening, per rule set; make/unmake against copying the
+//! board, incremental against full generation, and the outcome test against generating every
+//! move (the old way), on the opening and on a position 80 random moves in.
+//! Run with `cargo bench --bench movegen`.
+
+use divan::Bencher;
+use taikyoku_core::game::Game;
+use taikyoku_core::movecache::MoveCache;
+use taikyoku_core::movegen::{Move, Scratch};
+use taikyoku_core::position::Position;
+use taikyoku_core::rules::Rules;
+
+fn main() {
+    divan::main();
+}
+
+fn rules(name: &str) -> Rules {
+    Rules::new(Game::builtin("taikyoku").expect("built-in data"), name).expect("rule set")
+}
+
+const SETS: [&str; 3] = ["wikipedia", "umebayashi", "atsa"];
+
+#[divan::bench(args = SETS)]
+fn legal_moves_opening(bencher: Bencher, name: &str) {
+    let r = rules(name);
+    let p = r.start_position();
+    bencher.bench_local(|| r.legal_moves(divan::black_box(&p)).len());
+}
+
+#[divan::bench(args = SETS)]
+fn perft_2_opening(bencher: Bencher, name: &str) {
+    let r = rules(name);
+    let p = r.start_position();
+    bencher.bench_local(|| r.perft(divan::black_box(&p), 2));
+}
+
+#[divan::bench(args = ["wikipedia", "atsa"], sample_count = 5, sample_size = 1)]
+fn perft_3_opening(bencher: Bencher, name: &str) {
+    let r = rules(name);
+    let p = r.start_position();
+    bencher.bench_local(|| r.perft(divan::black_box(&p), 3));
+}
+
+#[divan::bench]
+fn load_and_compile(bencher: Bencher) {
+    bencher.bench_local(|| rules("wikipedia"));
+}
+
+/// The opening, or the position after `plies` seeded random moves (captures preferred).
+fn position(r: &Rules, plies: usize) -> Position {
+    let mut p = r.start_position();
+    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    for _ in 0..plies {
+        let moves = r.legal_moves(&p);
+        let captures: Vec<&Move> = moves.iter().filter(|m| m.captures()).collect();
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let pick = (seed >> 33) as usize;
+        let m = match captures.len() {
+            0 => &moves[pick % moves.len()],
+            n => captures[pick % n],
+        };
+        r.play_unchecked(&mut p, m);
+    }
+    p
+}
+
+const PLACES: [usize; 2] = [0, 80];
+
+/// Make and unmake every legal move.
+#[divan::bench(consts = PLACES)]
+fn make_unmake_every_move<const PLIES: usize>(bencher: Bencher) {
+    let r = rules("atsa");
+    let mut p = position(&r, PLIES);
+    let moves = r.legal_moves(&p);
+    bencher.bench_local(|| {
+        for m in &moves {
+            let undo = r.make(&mut p, m);
+            r.unmake(&mut p, undo);
+        }
+    });
+}
+
+/// The old way to try every move: copy the position and play the move on the copy.
+#[divan::bench(consts = PLACES)]
+fn copy_and_play_every_move<const PLIES: usize>(bencher: Bencher) {
+    let r = rules("atsa");
+    let p = position(&r, PLIES);
+    let moves = r.legal_moves(&p);
+    let mut child = p.clone();
+    bencher.bench_local(|| {
+        for m in &moves {
+            child.clone_from(&p);
+            r.play_unchecked(&mut child, m);
+        }
+    });
+}
+
+/// Makes each legal move of the position `plies` in, lists the replies with `replies` into a
+/// reused buffer, and unmakes it.
+fn every_reply(
+    bencher: Bencher,
+    plies: usize,
+    mut replies: impl FnMut(&Rules, &Position, &Move, &mut Vec<Move>),
+) {
+    let r = rules("atsa");
+    let mut p = position(&r, plies);
+    let moves = r.legal_moves(&p);
+    let mut out = Vec::new();
+    bencher.bench_local(|| {
+        for m in &moves {
+            let undo = r.make(&mut p, m);
+            out.clear();
+            replies(&r, &p, m, &mut out);
+            r.unmake(&mut p, undo);
+        }
+    });
+}
+
+/// Every move's reply list, from the move cache (only the pieces that read a changed square
+/// are generated again).
+#[divan::bench(consts = PLACES)]
+fn replies_incremental<const PLIES: usize>(bencher: Bencher) {
+    let r = rules("atsa");
+    let p = position(&r, PLIES);
+    let mut cache = MoveCache::new();
+    cache.build(&r, &p, p.to_move().opponent());
+    every_reply(bencher, PLIES, |r, p, m, out| {
+        cache.moves_after(r, p, m, out)
+    });
+}
+
+/// Every move's reply list, generated in full.
+#[divan::bench(consts = PLACES)]
+fn replies_full<const PLIES: usize>(bencher: Bencher) {
+    let mut scratch = Scratch::default();
+    every_reply(bencher, PLIES, |r, p, _, out| {
+        r.legal_moves_into(p, &mut scratch, out)
+    });
+}
+
+/// Whether the game is over: stops at the first piece with a move.
+#[divan::bench(consts = PLACES)]
+fn outcome<const PLIES: usize>(bencher: Bencher) {
+    let r = rules("atsa");
+    let p = position(&r, PLIES);
+    bencher.bench_local(|| r.outcome(divan::black_box(&p)));
+}
+
+/// The old outcome test: generate every move and see whether there is one.
+#[divan::bench(consts = PLACES)]
+fn outcome_by_full_generation<const PLIES: usize>(bencher: Bencher) {
+    let r = rules("atsa");
+    let p = position(&r, PLIES);
+    bencher
+        .bench_local(|| divan::black_box(&p).outcome().is_none() && r.legal_moves(&p).is_empty());
+}
+
+/// Only the capturing moves (for a quiescence search).
+#[divan::bench(consts = PLACES)]
+fn capture_moves<const PLIES: usize>(bencher: Bencher) {
+    let r = rules("atsa");
+    let p = position(&r, PLIES);
+    let (mut scratch, mut out) = (Scratch::default(), Vec::new());
+    bencher.bench_local(|| {
+        out.clear();
+        r.capture_moves_into(divan::black_box(&p), &mut scratch, &mut out);
+        out.len()
+    });
+}
+
+#[divan::bench(args = ["atsa"], sample_count = 5, sample_size = 1)]
+fn perft_2_no_bulk(bencher: Bencher, name: &str) {
+    let r = rules(name);
+    let p = r.start_position();
+    bencher.bench_local(|| r.perft_no_bulk(divan::black_box(&p), 2));
+}
