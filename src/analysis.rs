@@ -114,7 +114,7 @@ pub fn bestmove(g: &GameArgs, rs: &Option<String>, a: BestmoveArgs) -> Result<()
 fn notation_line(
     rules: &taikyoku_core::rules::Rules,
     pos: &taikyoku_core::position::Position,
-    line: &[taikyoku_core::movegen::Move],
+    line: &[taikyoku_core::moves::Move],
 ) -> Vec<String> {
     let mut p = pos.clone();
     line.iter()

@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 use taikyoku_core::geometry::Side;
-use taikyoku_core::movegen::Move;
+use taikyoku_core::moves::Move;
 use taikyoku_core::notation;
 use taikyoku_core::position::Position;
 use taikyoku_core::rules::Rules;

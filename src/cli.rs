@@ -15,7 +15,9 @@ use taikyoku_core::explain;
 use taikyoku_core::game::{DataDir, Game, GameError, describe_games};
 use taikyoku_core::geometry::{Side, Square};
 use taikyoku_core::notation::{self, NotationError};
-use taikyoku_core::position::{Piece, Position};
+use taikyoku_core::perft;
+use taikyoku_core::piece::Piece;
+use taikyoku_core::position::Position;
 use taikyoku_core::rules::{Rules, RulesError};
 use taikyoku_records::history::History;
 use taikyoku_records::record::{self, Record, RecordError, Replay};
@@ -815,7 +817,7 @@ fn perft(g: &GameArgs, rs: &Option<String>, a: PerftArgs) -> Result<(), CliError
     let (rules, pos) = rules_and_position(g, rs, &a.position, &a.record)?;
     if a.divide {
         let mut total = 0;
-        let divided = rules.perft_divide(&pos, a.depth);
+        let divided = perft::divide(&rules, &pos, a.depth);
         let moves: Vec<_> = divided.iter().map(|&(m, _)| m).collect();
         let names = notation::move_strings(&rules, &pos, &moves);
         for ((_, n), name) in divided.iter().zip(names) {
@@ -828,9 +830,9 @@ fn perft(g: &GameArgs, rs: &Option<String>, a: PerftArgs) -> Result<(), CliError
         return out(&total.to_string());
     }
     let n = if a.no_bulk {
-        rules.perft_no_bulk(&pos, a.depth)
+        perft::perft_no_bulk(&rules, &pos, a.depth)
     } else {
-        rules.perft(&pos, a.depth)
+        perft::perft(&rules, &pos, a.depth)
     };
     out(&n.to_string())
 }

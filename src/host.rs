@@ -24,7 +24,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use taikyoku_core::geometry::Side;
-use taikyoku_core::movegen::Move;
+use taikyoku_core::moves::Move;
 use taikyoku_core::notation;
 use taikyoku_protocol::atsi::{self, AtsiMove, EngineReply, HostCommand, Order, StartPos};
 use taikyoku_records::history::History;
@@ -890,7 +890,7 @@ fn copy_stderr(err: impl Read, log: &EngineLog, last: &Mutex<Option<String>>) {
 mod tests {
     use super::*;
     use taikyoku_core::game::Game;
-    use taikyoku_core::position::Piece;
+    use taikyoku_core::piece::Piece;
     use taikyoku_core::rules::Rules;
     use taikyoku_testkit::fake_engine;
 

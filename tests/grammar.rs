@@ -7,7 +7,7 @@ use common::*;
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
 use taikyoku_core::game::{DataDir, Game};
-use taikyoku_core::movegen::Move;
+use taikyoku_core::moves::Move;
 use taikyoku_core::notation;
 use taikyoku_core::position::Position;
 use taikyoku_core::rules::Rules;

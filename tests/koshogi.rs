@@ -6,7 +6,8 @@ mod common;
 
 use common::{B, W, ko, position, sq};
 use taikyoku_core::geometry::Side;
-use taikyoku_core::movegen::Move;
+use taikyoku_core::moves::Move;
+use taikyoku_core::perft;
 use taikyoku_core::position::{EndReason, Outcome, Position};
 use taikyoku_core::rules::Rules;
 
@@ -85,16 +86,16 @@ fn perft_from_the_opening() {
     // 222, 49 178, 10 986 877; with shots, before double moves: 222, 49 180, 10 987 759.
     let r = ko("standard");
     let p = r.start_position();
-    assert_eq!(r.perft(&p, 1), 224);
-    assert_eq!(r.perft(&p, 2), 50_072);
+    assert_eq!(perft::perft(r, &p, 1), 224);
+    assert_eq!(perft::perft(r, &p, 2), 50_072);
     // Making and unmaking every leaf counts the same.
-    assert_eq!(r.perft_no_bulk(&p, 2), 50_072);
+    assert_eq!(perft::perft_no_bulk(r, &p, 2), 50_072);
     // Shooting without moving first adds moves from the second ply on.
     let st = ko("stationary");
-    assert_eq!(st.perft(&st.start_position(), 2), 50_074);
+    assert_eq!(perft::perft(st, &st.start_position(), 2), 50_074);
     // Optional promotion: a chariot unit can take the enemy's in its camp, promoting or not.
     let opt = ko("optional");
-    assert_eq!(opt.perft(&opt.start_position(), 1), 226);
+    assert_eq!(perft::perft(opt, &opt.start_position(), 1), 226);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1013,5 +1014,5 @@ fn a_shooter_moves_without_shooting_and_captures_by_displacement_as_the_rule_set
 #[ignore]
 fn perft_3_from_the_opening() {
     let r = ko("standard");
-    assert_eq!(r.perft(&r.start_position(), 3), 11_292_397);
+    assert_eq!(perft::perft(r, &r.start_position(), 3), 11_292_397);
 }

@@ -8,8 +8,9 @@ use common::{B, W, fails, ok, position, sho, sq};
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::Path;
-use taikyoku_core::movegen::Move;
+use taikyoku_core::moves::Move;
 use taikyoku_core::notation::{self, position_string};
+use taikyoku_core::perft;
 use taikyoku_core::position::{EndReason, Outcome};
 use taikyoku_core::rules::Rules;
 use taikyoku_records::record::Record;
@@ -356,7 +357,7 @@ fn the_board_size_comes_from_the_game_file() {
         .find(|(_, q)| q.side == W && r.catalogue().kind(q.kind).code == "K")
         .unwrap();
     assert_eq!(r.dims().xy(white_king.0), (4, 10));
-    assert_eq!(r.perft(&p, 1), 26);
+    assert_eq!(perft::perft(&r, &p, 1), 26);
     let data = sho_data(dir.path(), |t| t.replace("ranks = 9", "ranks = 99"));
     let e = taikyoku_core::game::Game::load(&data, "sho")
         .unwrap_err()
@@ -421,7 +422,7 @@ fn an_end_rule_can_need_several_pieces_at_once() {
 #[test]
 fn random_games_keep_the_promotion_and_end_rules() {
     let r = sho();
-    let code = |p: &taikyoku_core::position::Piece| r.catalogue().kind(p.kind).code.clone();
+    let code = |p: &taikyoku_core::piece::Piece| r.catalogue().kind(p.kind).code.clone();
     let mut rng = common::Rng::new(2026);
     let mut ended = 0;
     for _ in 0..60 {

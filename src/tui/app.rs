@@ -22,7 +22,7 @@ use std::sync::mpsc::Sender;
 use std::time::Duration;
 use taikyoku_core::card::Cards;
 use taikyoku_core::geometry::Side;
-use taikyoku_core::movegen::Move;
+use taikyoku_core::moves::Move;
 use taikyoku_core::position::{EndReason, Outcome, Position};
 use taikyoku_core::rules::Rules;
 use taikyoku_records::history::{History, Undone};

@@ -14,7 +14,7 @@ use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget};
-use taikyoku_core::movegen::Move;
+use taikyoku_core::moves::Move;
 use taikyoku_records::history::History;
 use unicode_width::UnicodeWidthStr;
 

@@ -8,7 +8,7 @@ use super::keys::Action;
 use super::players::{Failed, Progress, Thought};
 use super::preview::Ending;
 use ratatui::crossterm::event::{Event, KeyEvent, MouseEvent};
-use taikyoku_core::movegen::Move;
+use taikyoku_core::moves::Move;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Msg {

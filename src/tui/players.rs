@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use taikyoku_core::geometry::Side;
-use taikyoku_core::movegen::Move;
+use taikyoku_core::moves::Move;
 use taikyoku_core::notation;
 use taikyoku_core::position::EndReason;
 use taikyoku_records::history::History;

@@ -3,7 +3,7 @@
 //! royal pieces the opponent could take next. All of it is read off the generated moves.
 
 use taikyoku_core::geometry::{Side, Square};
-use taikyoku_core::movegen::Move;
+use taikyoku_core::moves::Move;
 use taikyoku_core::notation;
 use taikyoku_core::reach::split;
 use taikyoku_records::history::History;

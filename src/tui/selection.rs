@@ -6,7 +6,7 @@
 use super::msg::Msg;
 use super::preview;
 use taikyoku_core::geometry::Square;
-use taikyoku_core::movegen::Move;
+use taikyoku_core::moves::Move;
 use taikyoku_core::reach::{self, split};
 use taikyoku_records::history::History;
 

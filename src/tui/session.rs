@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 use taikyoku_core::geometry::Side;
-use taikyoku_core::movegen::Move;
+use taikyoku_core::moves::Move;
 use taikyoku_core::position::EndReason;
 use taikyoku_records::history::{History, Played, Undone};
 use taikyoku_records::record::{Record, Replay};

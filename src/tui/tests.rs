@@ -17,7 +17,7 @@ use ratatui::crossterm::event::{
 use ratatui::layout::Rect;
 use taikyoku_core::game::Game;
 use taikyoku_core::geometry::Side;
-use taikyoku_core::position::Piece;
+use taikyoku_core::piece::Piece;
 use taikyoku_core::rules::Rules;
 
 fn rules(name: &str) -> Rules {

@@ -2,11 +2,13 @@
 //! form the move generator compiles. The accepted dialect is documented in `docs/betza.md`.
 
 use crate::geometry::Vec2;
-use crate::movegen::MAX_STOPS;
 use std::fmt;
 
-/// The most legs a move can have: the generator holds [`MAX_STOPS`] stops between them.
-pub const MAX_LEGS: usize = MAX_STOPS + 1;
+/// The most legs a move can have.
+pub const MAX_LEGS: usize = 5;
+
+/// The most stops a move makes on its way (between its legs): what a move holds.
+pub const MAX_STOPS: usize = MAX_LEGS - 1;
 
 /// The most rays a movement may compile to (every leg's every direction, after every direction
 /// of the legs before it); the generator walks them all, so this bounds memory and time.
@@ -26,6 +28,17 @@ impl fmt::Display for ParseError {
 }
 
 impl std::error::Error for ParseError {}
+
+/// Why a leg's directions cannot be followed (a parse error says where).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LegError {
+    #[error("direction letters after a leap that is not along a line")]
+    AfterOblique,
+    #[error("the direction letters select no move of this atom")]
+    SelectsNothing,
+    #[error("range capture (x) is supported only as a single-leg move")]
+    RangeInChain,
+}
 
 /// One way a piece may move: a single leg, or several legs made in one turn.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -219,7 +232,7 @@ impl Leg {
     /// The vectors of this leg. For the first leg they are in the piece's frame (x = its right,
     /// y = its forward); for a later leg, `previous` is the board vector of the leg before and the
     /// result is in board coordinates. Errors when the letters select nothing.
-    pub fn vectors(&self, previous: Option<Vec2>) -> Result<Vec<Vec2>, String> {
+    pub fn vectors(&self, previous: Option<Vec2>) -> Result<Vec<Vec2>, LegError> {
         let mut out = Vec::new();
         for &atom in &self.atoms {
             let sh = shape(atom);
@@ -234,9 +247,7 @@ impl Leg {
                         }
                         (None, None) => after_oblique(&self.letters, p, v),
                         _ => {
-                            return Err(
-                                "direction letters after a leap that is not along a line".into()
-                            );
+                            return Err(LegError::AfterOblique);
                         }
                     },
                     (Dirs::Relative(_), None) => false,
@@ -247,7 +258,7 @@ impl Leg {
             }
         }
         if out.is_empty() {
-            return Err("the direction letters select no move of this atom".into());
+            return Err(LegError::SelectsNothing);
         }
         Ok(out)
     }
@@ -328,14 +339,11 @@ impl Pattern {
     /// Checks what the generator would refuse when compiling a multi-leg move, so that the
     /// error can say where: range capture in a chain, and later legs whose letters select
     /// nothing after some direction of the leg before. Errs with the leg's index.
-    fn check_chain(&self) -> Result<(), (usize, String)> {
+    fn check_chain(&self) -> Result<(), (usize, LegError)> {
         let mut previous: Vec<Vec2> = Vec::new();
         for (k, leg) in self.legs.iter().enumerate() {
             if leg.kind == LegKind::RangeCapture {
-                return Err((
-                    k,
-                    "range capture (x) is supported only as a single-leg move".into(),
-                ));
+                return Err((k, LegError::RangeInChain));
             }
             let next = if k == 0 {
                 leg.vectors(None).map_err(|e| (k, e))?
@@ -493,9 +501,9 @@ impl Parser<'_> {
             })
             .collect();
         let pattern = Pattern { legs };
-        pattern.check_chain().map_err(|(k, message)| ParseError {
+        pattern.check_chain().map_err(|(k, e)| ParseError {
             offset: starts[k],
-            message,
+            message: e.to_string(),
         })?;
         Ok(pattern)
     }
@@ -707,7 +715,7 @@ impl Parser<'_> {
             {
                 return Err(ParseError {
                     offset: m.start,
-                    message: e,
+                    message: e.to_string(),
                 });
             }
         }

@@ -10,269 +10,33 @@
 //! every changed cell on the position's undo stack so that unmake restores them exactly (and
 //! with them the hash, counts and piece sets).
 
-use crate::betza::{self, Pattern};
+use crate::betza::{LegError, Pattern};
 use crate::catalogue::{Catalogue, KindId};
-use crate::error::{DataError, Source};
+use crate::compile::Compiled;
 use crate::geometry::{Dims, Side, Square};
-use crate::movegen::{Compiled, Move};
-use crate::position::{Cell, EMPTY, Piece, Position, decode, encode};
-use crate::rules::Rules;
-use serde::Deserialize;
-use toml::Spanned;
-
-type Codes = Vec<Spanned<String>>;
+use crate::moves::Move;
+use crate::params::{Effects, Link, Params, Within};
+use crate::piece::{Cell, EMPTY, Piece, decode, encode};
+use crate::position::Position;
 
 /// A movement compiled for both sides, `[black, white]`.
 type Both = [Compiled; 2];
 
 /// Compiles a movement for both sides.
-pub(crate) type Compile<'a> = &'a dyn Fn(&[Pattern]) -> Result<Both, String>;
+pub(crate) type Compile<'a> = &'a dyn Fn(&[Pattern]) -> Result<Both, LegError>;
+
+/// Why a game's effects do not compile under a rule set.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EffectError {
+    #[error("effects: movement {betza:?}: {error}")]
+    Movement { betza: String, error: LegError },
+    #[error("effects: revert_near: {code} must be what exactly one kind promotes to")]
+    RevertNear { code: String },
+}
 
 /// While a side has none of the first kinds, its promoted pieces of each pair's first kind
 /// revert to the second.
 type Reversion = (Vec<KindId>, Vec<(KindId, KindId)>);
-
-/// `[effects]` as written in a game file.
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct RawEffects {
-    #[serde(default)]
-    promote_on_capture: Vec<RawCapturePromotion>,
-    #[serde(default)]
-    linked_promotion: Vec<RawLink>,
-    #[serde(default)]
-    depends_on: Vec<RawDependence>,
-    #[serde(default)]
-    moves_while_absent: Vec<RawAltMove>,
-    #[serde(default)]
-    revert_near: Vec<RawProximity>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawCapturePromotion {
-    victims: Codes,
-    capturers: Option<Codes>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawLink {
-    piece: Spanned<String>,
-    #[serde(default)]
-    promote: Codes,
-    #[serde(default)]
-    kill: Codes,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawDependence {
-    pieces: Codes,
-    alive: Codes,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawAltMove {
-    pieces: Codes,
-    absent: Codes,
-    betza: Spanned<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawProximity {
-    pieces: Codes,
-    enemy: Codes,
-    within: Spanned<u8>,
-}
-
-/// A capture that promotes the capturer: an enemy piece of one of `victims` taken by a piece
-/// of one of `capturers` (any kind when `None`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CapturePromotion {
-    pub victims: Vec<KindId>,
-    pub capturers: Option<Vec<KindId>>,
-}
-
-/// When a piece of kind `piece` promotes, its side's pieces of `promote` promote too and the
-/// enemy's pieces of `kill` are removed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Link {
-    pub piece: KindId,
-    pub promote: Vec<KindId>,
-    pub kill: Vec<KindId>,
-}
-
-/// While a side has no piece of `alive`, its `pieces` cannot promote, and those already
-/// promoted revert.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Dependence {
-    pub pieces: Vec<KindId>,
-    pub alive: Vec<KindId>,
-}
-
-/// While a side has no piece of `absent`, its `pieces` move as `betza` instead.
-#[derive(Clone, Debug)]
-pub struct AltMove {
-    pub pieces: Vec<KindId>,
-    pub absent: Vec<KindId>,
-    pub betza: String,
-    pub patterns: Vec<Pattern>,
-}
-
-/// A piece of `pieces` within `within` points of an enemy piece of `enemy` reverts to the kind
-/// that promotes to it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Proximity {
-    pub pieces: Vec<KindId>,
-    pub enemy: Vec<KindId>,
-    pub within: u8,
-}
-
-/// A game's effects, as data (empty for games without any).
-#[derive(Clone, Debug, Default)]
-pub struct Effects {
-    pub promote_on_capture: Vec<CapturePromotion>,
-    pub linked_promotion: Vec<Link>,
-    pub depends_on: Vec<Dependence>,
-    pub moves_while_absent: Vec<AltMove>,
-    pub revert_near: Vec<Proximity>,
-}
-
-fn codes(src: &Source, catalogue: &Catalogue, list: &Codes) -> Result<Vec<KindId>, DataError> {
-    list.iter().map(|c| code(src, catalogue, c)).collect()
-}
-
-fn code(src: &Source, catalogue: &Catalogue, c: &Spanned<String>) -> Result<KindId, DataError> {
-    catalogue.by_code(c.get_ref()).ok_or_else(|| {
-        src.error_span(
-            &c.span(),
-            format!("effects: {:?} is not a piece code of the game", c.get_ref()),
-        )
-    })
-}
-
-impl Effects {
-    pub fn is_empty(&self) -> bool {
-        self.promote_on_capture.is_empty()
-            && self.linked_promotion.is_empty()
-            && self.depends_on.is_empty()
-            && self.moves_while_absent.is_empty()
-            && self.revert_near.is_empty()
-    }
-
-    pub(crate) fn parse(
-        src: &Source,
-        raw: RawEffects,
-        catalogue: &Catalogue,
-    ) -> Result<Effects, DataError> {
-        let mut fx = Effects::default();
-        for r in &raw.promote_on_capture {
-            let capturers = match &r.capturers {
-                Some(c) => Some(codes(src, catalogue, c)?),
-                None => None,
-            };
-            fx.promote_on_capture.push(CapturePromotion {
-                victims: codes(src, catalogue, &r.victims)?,
-                capturers,
-            });
-        }
-        for r in &raw.linked_promotion {
-            fx.linked_promotion.push(Link {
-                piece: code(src, catalogue, &r.piece)?,
-                promote: codes(src, catalogue, &r.promote)?,
-                kill: codes(src, catalogue, &r.kill)?,
-            });
-        }
-        for r in &raw.depends_on {
-            fx.depends_on.push(Dependence {
-                pieces: codes(src, catalogue, &r.pieces)?,
-                alive: codes(src, catalogue, &r.alive)?,
-            });
-        }
-        for r in &raw.moves_while_absent {
-            let patterns = betza::parse(r.betza.get_ref()).map_err(|e| {
-                src.error_span(
-                    &r.betza.span(),
-                    format!("effects: movement {:?}: {}", r.betza.get_ref(), e.message),
-                )
-            })?;
-            fx.moves_while_absent.push(AltMove {
-                pieces: codes(src, catalogue, &r.pieces)?,
-                absent: codes(src, catalogue, &r.absent)?,
-                betza: r.betza.get_ref().clone(),
-                patterns,
-            });
-        }
-        for r in &raw.revert_near {
-            if *r.within.get_ref() == 0 {
-                return Err(src.error_span(&r.within.span(), "effects: within must be 1 or more"));
-            }
-            fx.revert_near.push(Proximity {
-                pieces: codes(src, catalogue, &r.pieces)?,
-                enemy: codes(src, catalogue, &r.enemy)?,
-                within: *r.within.get_ref(),
-            });
-        }
-        Ok(fx)
-    }
-}
-
-/// How "within N points" is measured (a rule-set option).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Within {
-    /// Anywhere in the square of side 2N+1 around the piece (Chebyshev distance; QB).
-    Square,
-    /// Along the eight lines from the piece, N points at most (JA).
-    Lines,
-}
-
-impl Within {
-    pub fn parse(s: &str) -> Option<Within> {
-        match s {
-            "square" => Some(Within::Square),
-            "lines" => Some(Within::Lines),
-            _ => None,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Within::Square => "square",
-            Within::Lines => "lines",
-        }
-    }
-
-    /// Whether squares `a` and `b` are within `n` points of each other.
-    pub fn near(self, dims: Dims, a: Square, b: Square, n: u8) -> bool {
-        let ((ax, ay), (bx, by)) = (dims.xy(a), dims.xy(b));
-        let (dx, dy) = ((ax - bx).abs(), (ay - by).abs());
-        let close = dx.max(dy) <= n as i32;
-        match self {
-            Within::Square => close,
-            Within::Lines => close && (dx == 0 || dy == 0 || dx == dy),
-        }
-    }
-}
-
-/// The rule-set options the effects read.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EffectOptions {
-    /// Kinds that do not promote by entering the zone (they still promote by capture or link).
-    pub zone_exempt: Vec<KindId>,
-    pub within: Within,
-}
-
-impl Default for EffectOptions {
-    fn default() -> EffectOptions {
-        EffectOptions {
-            zone_exempt: Vec::new(),
-            within: Within::Lines,
-        }
-    }
-}
 
 /// The effects compiled for one game under one rule set, indexed by kind.
 #[derive(Debug)]
@@ -303,21 +67,19 @@ pub(crate) struct EffectTable {
 pub(crate) struct Build<'a> {
     pub catalogue: &'a Catalogue,
     pub promotes_to: Vec<Option<KindId>>,
-    pub options: &'a EffectOptions,
-    pub repromote: bool,
+    pub params: &'a Params,
     pub dims: Dims,
-    pub burning: crate::movegen::Burning,
     /// Compiles a movement for both sides.
     pub compile: Compile<'a>,
 }
 
 impl EffectTable {
     /// Compiles a game's effects; `None` when it has none (and no option asks for anything).
-    pub(crate) fn build(fx: &Effects, b: Build) -> Result<Option<EffectTable>, String> {
+    pub(crate) fn build(fx: &Effects, b: Build) -> Result<Option<EffectTable>, EffectError> {
         let n = b.catalogue.len();
         let burns: Vec<bool> = b.catalogue.kinds.iter().map(|k| k.burns).collect();
-        let passive = b.burning.arrivals && burns.contains(&true);
-        if fx.is_empty() && b.options.zone_exempt.is_empty() && !passive {
+        let passive = b.params.burning.arrivals && burns.contains(&true);
+        if fx.is_empty() && b.params.zone_exempt.is_empty() && !passive {
             return Ok(None);
         }
         let mut promoting = vec![vec![false; n]; n];
@@ -343,8 +105,10 @@ impl EffectTable {
         }
         let mut alternative: Vec<Option<(Vec<KindId>, Both)>> = (0..n).map(|_| None).collect();
         for a in &fx.moves_while_absent {
-            let compiled = (b.compile)(&a.patterns)
-                .map_err(|e| format!("effects: movement {:?}: {e}", a.betza))?;
+            let compiled = (b.compile)(&a.patterns).map_err(|error| EffectError::Movement {
+                betza: a.betza.clone(),
+                error,
+            })?;
             for &k in &a.pieces {
                 alternative[k as usize] = Some((a.absent.clone(), compiled.clone()));
             }
@@ -352,17 +116,14 @@ impl EffectTable {
         let mut near = Vec::new();
         for p in &fx.revert_near {
             for &k in &p.pieces {
-                let from = promoter(&b.promotes_to, k).ok_or_else(|| {
-                    format!(
-                        "effects: revert_near: {} must be what exactly one kind promotes to",
-                        b.catalogue.kind(k).code
-                    )
+                let from = promoter(&b.promotes_to, k).ok_or_else(|| EffectError::RevertNear {
+                    code: b.catalogue.kind(k).code.clone(),
                 })?;
                 near.push((k, from, p.enemy.clone(), p.within));
             }
         }
         let mut zone_exempt = vec![false; n];
-        for &k in &b.options.zone_exempt {
+        for &k in &b.params.zone_exempt {
             zone_exempt[k as usize] = true;
         }
         Ok(Some(EffectTable {
@@ -373,12 +134,12 @@ impl EffectTable {
             links: fx.linked_promotion.clone(),
             reversions,
             near,
-            within: b.options.within,
+            within: b.params.within,
             promotes_to: b.promotes_to,
-            repromote: b.repromote,
+            repromote: b.params.repromote,
             dims: b.dims,
             burnt_on_arrival: passive.then_some(burns),
-            fireproof: b.burning.fireproof,
+            fireproof: b.params.burning.fireproof,
         }))
     }
 
@@ -577,28 +338,6 @@ impl EffectChanges {
     }
 }
 
-impl Rules {
-    /// What legal move `m` in `pos` makes happen beyond its own victims (nothing in a game
-    /// without effects).
-    pub fn effect_changes(&self, pos: &Position, m: &Move) -> EffectChanges {
-        let mut out = EffectChanges::default();
-        if !self.has_effects() {
-            return out;
-        }
-        let mut after = pos.clone();
-        let undo = self.make(&mut after, m);
-        for (i, old) in undo.effect_changes(&after) {
-            let sq = after.square_of(i);
-            match (decode(old), decode(after.cell(i))) {
-                (Some(_), None) => out.removed.push(sq),
-                (before, Some(p)) if before != Some(p) => out.changed.push((sq, p)),
-                _ => {}
-            }
-        }
-        out
-    }
-}
-
 /// The kind that promotes to `kind`, if exactly one does.
 fn promoter(promotes_to: &[Option<KindId>], kind: KindId) -> Option<KindId> {
     let mut from = promotes_to
@@ -628,28 +367,6 @@ fn cells_of(pos: &Position, side: Side, kinds: &[KindId]) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn within_n_points_along_lines_or_in_a_square() {
-        let dims = Dims {
-            files: 19,
-            ranks: 19,
-        };
-        let sq = |x, y| dims.square(x, y).unwrap();
-        let c = sq(9, 9);
-        for (x, y, lines, square) in [
-            (14, 9, true, true),
-            (15, 9, false, false),
-            (4, 4, true, true),
-            (3, 3, false, false),
-            (13, 14, false, true),
-            (10, 11, false, true),
-            (9, 9, true, true),
-        ] {
-            assert_eq!(Within::Lines.near(dims, c, sq(x, y), 5), lines, "{x},{y}");
-            assert_eq!(Within::Square.near(dims, c, sq(x, y), 5), square, "{x},{y}");
-        }
-    }
 
     #[test]
     fn a_piece_reverts_only_to_its_one_promoter() {

@@ -9,7 +9,8 @@
 use crate::betza::octant;
 use crate::catalogue::KindId;
 use crate::geometry::{Side, Square, Vec2};
-use crate::position::{Piece, Position};
+use crate::piece::Piece;
+use crate::position::Position;
 use crate::rules::Rules;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 

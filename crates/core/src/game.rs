@@ -3,10 +3,9 @@
 //! program or in a directory.
 
 use crate::catalogue::{Catalogue, KindId, PieceKind, Reading, fold};
-use crate::effects::{EffectOptions, Effects, RawEffects, Within};
 use crate::error::{DataError, Source, utf8_text};
 use crate::geometry::Dims;
-use crate::movegen::{GenRules, Promotion, RangeRules};
+use crate::params::{Burning, Effects, Params, RawEffects, RawParams, RawPromotion, RawRange};
 use crate::setup::Setup;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -333,38 +332,7 @@ struct RawRuleSet {
     within: Option<Spanned<String>>,
     /// How burning pieces burn (the defaults: every neighbour, of either side).
     #[serde(default)]
-    burning: crate::movegen::Burning,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawPromotion {
-    trigger: Spanned<String>,
-    depth: Option<u8>,
-    #[serde(default)]
-    optional: bool,
-    #[serde(default)]
-    from_zone: bool,
-    #[serde(default)]
-    stops: bool,
-    #[serde(default)]
-    forced_where_stuck: bool,
-    /// A promoted piece may promote again (to what its new kind promotes to).
-    #[serde(default)]
-    again: bool,
-    /// Kinds that do not promote by entering the zone.
-    #[serde(default)]
-    exempt: Vec<Spanned<String>>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawRange {
-    flown_over: Spanned<String>,
-    end_on_friend: bool,
-    end_on_higher: bool,
-    #[serde(default)]
-    every_move: bool,
+    burning: Burning,
 }
 
 /// A named rule set of a game.
@@ -374,9 +342,7 @@ pub struct RuleSet {
     pub summary: String,
     /// The `[piece.rules.NAME]` overrides it applies, in order.
     pub readings: Vec<String>,
-    pub params: GenRules,
-    /// What the game's effects read (`crate::effects`).
-    pub options: EffectOptions,
+    pub params: Params,
     /// Its own start position, if not the game's.
     pub setup: Option<Setup>,
 }
@@ -589,8 +555,14 @@ impl RuleSet {
     ) -> Result<RuleSet, DataError> {
         let span = rs.span();
         let rs = rs.get_ref();
-        let promotion = promotion(src, &name, &span, &rs.promotion)?;
-        let options = options(src, rs, catalogue)?;
+        let raw = RawParams {
+            promotion: &rs.promotion,
+            range_capture: rs.range_capture.as_ref(),
+            distinct_paths: rs.distinct_paths,
+            within: rs.within.as_ref(),
+            burning: rs.burning,
+        };
+        let params = Params::parse(src, &name, &span, raw, catalogue)?;
         let mut readings = Vec::new();
         for r in &rs.readings {
             let used = catalogue
@@ -608,27 +580,11 @@ impl RuleSet {
             }
             readings.push(r.get_ref().clone());
         }
-        let range = match &rs.range_capture {
-            Some(r) => range_rules(src, r)?,
-            None => RangeRules {
-                captures_flown_over: false,
-                end_on_friend: false,
-                end_on_higher: false,
-                every_move: false,
-            },
-        };
         let set = RuleSet {
             name,
             summary: rs.summary.clone(),
             readings,
-            params: GenRules {
-                promotion,
-                range,
-                paths_distinct: rs.distinct_paths,
-                repromote: rs.promotion.again,
-                burning: rs.burning,
-            },
-            options,
+            params,
             setup: None,
         };
         if rs.range_capture.is_none()
@@ -650,87 +606,6 @@ impl RuleSet {
         }
         Ok(set)
     }
-}
-
-/// The options of a rule set that the game's effects read.
-fn options(
-    src: &Source,
-    rs: &RawRuleSet,
-    catalogue: &Catalogue,
-) -> Result<EffectOptions, DataError> {
-    let mut o = EffectOptions::default();
-    if let Some(w) = &rs.within {
-        o.within = Within::parse(w.get_ref()).ok_or_else(|| {
-            src.error_span(
-                &w.span(),
-                format!(
-                    "unknown value {:?}: expected \"lines\" or \"square\"",
-                    w.get_ref()
-                ),
-            )
-        })?;
-    }
-    for c in &rs.promotion.exempt {
-        o.zone_exempt
-            .push(catalogue.by_code(c.get_ref()).ok_or_else(|| {
-                src.error_span(
-                    &c.span(),
-                    format!("promotion.exempt: {:?} is not a piece code", c.get_ref()),
-                )
-            })?);
-    }
-    Ok(o)
-}
-
-fn promotion(
-    src: &Source,
-    rs_name: &str,
-    span: &std::ops::Range<usize>,
-    p: &RawPromotion,
-) -> Result<Promotion, DataError> {
-    Ok(match p.trigger.get_ref().as_str() {
-        "capture" => Promotion::OnCapture,
-        "never" => Promotion::Never,
-        "zone" => Promotion::Zone {
-            depth: p.depth.ok_or_else(|| {
-                src.error_span(
-                    span,
-                    format!("rule set {rs_name}: a zone promotion needs depth"),
-                )
-            })?,
-            optional: p.optional,
-            from_zone: p.from_zone,
-            stops: p.stops,
-            forced_where_stuck: p.forced_where_stuck,
-        },
-        other => {
-            return Err(src.error_span(
-                &p.trigger.span(),
-                format!(
-                    "unknown promotion trigger {other:?}: expected \"capture\", \"zone\" or \"never\""
-                ),
-            ));
-        }
-    })
-}
-
-fn range_rules(src: &Source, r: &RawRange) -> Result<RangeRules, DataError> {
-    let captures_flown_over = match r.flown_over.get_ref().as_str() {
-        "captured" => true,
-        "kept" => false,
-        other => {
-            return Err(src.error_span(
-                &r.flown_over.span(),
-                format!("unknown value {other:?}: expected \"captured\" or \"kept\""),
-            ));
-        }
-    };
-    Ok(RangeRules {
-        captures_flown_over,
-        end_on_friend: r.end_on_friend,
-        end_on_higher: r.end_on_higher,
-        every_move: r.every_move,
-    })
 }
 
 /// `sha256:` and the hex digest of the texts, each preceded by its length so that moving text

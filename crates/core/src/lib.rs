@@ -5,9 +5,11 @@
 //! (catalogue, setup, rule sets); [`rules::Rules`] compiles one rule set and generates and plays
 //! moves on a [`position::Position`]; [`notation`] writes and reads squares, moves and positions.
 
+pub mod auras;
 pub mod betza;
 pub mod card;
 pub mod catalogue;
+pub mod compile;
 pub mod effects;
 pub mod error;
 pub mod explain;
@@ -17,10 +19,14 @@ pub mod geometry;
 pub mod makemove;
 pub mod movecache;
 pub mod movegen;
+pub mod moves;
 pub mod notation;
+pub mod params;
 pub mod perft;
+pub mod piece;
 pub mod position;
 pub mod reach;
 pub mod rules;
 pub mod setup;
+pub mod tables;
 pub mod zobrist;

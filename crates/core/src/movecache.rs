@@ -8,8 +8,10 @@
 //! result equals full generation in the new position, move for move and in the same order.
 
 use crate::geometry::Side;
-use crate::movegen::{self, Move, Scratch};
-use crate::position::{Cell, EMPTY, Position, cell_side};
+use crate::movegen::{self, Scratch};
+use crate::moves::Move;
+use crate::piece::{Cell, EMPTY, cell_side};
+use crate::position::Position;
 use crate::rules::Rules;
 
 /// One side's moves in a base position, by piece, with what each piece's moves depend on.
@@ -63,8 +65,7 @@ impl MoveCache {
             movegen::piece_moves_traced(
                 pos,
                 idx,
-                &rules.rule_set.params,
-                &rules.kinds,
+                &rules.tables,
                 &mut self.scratch,
                 &mut self.moves,
                 Some(&mut self.trace),
@@ -203,7 +204,7 @@ impl MoveCache {
         self.scratch.set_gainful(gainful);
         if rules.has_effects() {
             // A move's effects reach beyond its squares: generate everything afresh.
-            rules.side_moves_into(pos, side, &mut self.scratch, out);
+            movegen::side_moves(pos, side, &rules.tables, &mut self.scratch, out);
         } else {
             let epoch = self.mark_dirty(rules, line);
             for idx in pos.side_cells(side) {
@@ -222,8 +223,7 @@ impl MoveCache {
     }
 
     fn generate(&mut self, rules: &Rules, pos: &Position, idx: usize, out: &mut Vec<Move>) {
-        let (params, kinds) = (&rules.rule_set.params, &rules.kinds);
-        movegen::piece_moves(pos, idx, params, kinds, &mut self.scratch, out);
+        movegen::piece_moves(pos, idx, &rules.tables, &mut self.scratch, out);
     }
 
     /// The number of the side's moves in `pos`, the base position after move `m` (the length

@@ -19,8 +19,9 @@
 
 use crate::catalogue::Lookup;
 use crate::geometry::{Side, Square};
-use crate::movegen::Move;
-use crate::position::{Piece, Position};
+use crate::moves::Move;
+use crate::piece::Piece;
+use crate::position::Position;
 use crate::rules::Rules;
 use serde::Deserialize;
 
@@ -251,7 +252,7 @@ fn read_board(
 fn finish(rules: &Rules, pos: &mut Position, side: Side, ply: u32) -> Result<(), NotationError> {
     pos.set_to_move(side);
     pos.ply = ply;
-    rules.update_outcome(pos);
+    rules.withdraw_concession(pos);
     if pos.royals(Side::Black) == 0 && pos.royals(Side::White) == 0 {
         return err("neither side has a royal piece (king or prince): there is no game to play");
     }

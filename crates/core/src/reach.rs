@@ -3,7 +3,7 @@
 //! a move leg by leg alike.
 
 use crate::geometry::{Dims, Square, Vec2};
-use crate::movegen::Move;
+use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::Rules;
 
@@ -148,10 +148,10 @@ pub enum Held {
 /// without auras. It asks the generator's own questions ([`crate::movegen`]'s `Auras`), so the
 /// board's marks agree with it: a frozen piece has no move, a silenced one no shot.
 pub fn held(rules: &Rules, pos: &Position) -> Vec<(Square, Held)> {
-    let Some(auras) = &rules.kinds.auras else {
+    let Some(auras) = &rules.tables.auras else {
         return Vec::new();
     };
-    let squares = &rules.kinds.squares;
+    let squares = &rules.tables.squares;
     let mut out = Vec::new();
     for (sq, p) in pos.pieces() {
         let (idx, side) = (pos.index(sq), p.side.index());
@@ -192,7 +192,7 @@ fn is_jump(pos: &Position, a: Square, b: Square) -> bool {
 mod tests {
     use super::*;
     use crate::geometry::Side;
-    use crate::position::Piece;
+    use crate::piece::Piece;
 
     fn put(r: &Rules, pos: &mut Position, code: &str, side: Side, x: i32, y: i32) -> Square {
         let kind = r.catalogue().by_code(code).unwrap();

@@ -1,21 +1,39 @@
-//! Rules: [`Rules`] is one game under one rule set, compiled and ready to generate moves.
+//! Rules: [`Rules`] is one game under one rule set, compiled and ready to generate and play
+//! moves. It is the core's façade: every question about moves and positions is asked here, and
+//! each answer delegates to the module that knows ([`crate::tables`] compiles, [`crate::movegen`]
+//! generates, [`crate::makemove`] plays). Above it, [`crate::movecache`], [`crate::reach`],
+//! [`crate::perft`] and [`crate::notation`] use it.
 
-use crate::catalogue::{Catalogue, KindId, Reading};
-use crate::effects::{self, EffectTable};
+use crate::catalogue::{Catalogue, Reading};
+use crate::effects::EffectChanges;
 use crate::game::{Game, RuleSet};
 use crate::geometry::{Dims, Side, Square};
-use crate::movegen::{self, Compiled, KindTable, Move, Promotion, Scratch};
-use crate::position::{Cell, EMPTY, EndReason, Outcome, Piece, Position, cell_side, decode};
+use crate::makemove::{self, Undo};
+use crate::movegen::{self, Scratch};
+use crate::moves::Move;
+use crate::params::Promotion;
+use crate::piece::{Cell, EMPTY, Piece, cell_side, decode};
+use crate::position::{EndReason, Outcome, Position};
+use crate::tables::{CompileError, Tables};
 
 /// An error from building rules or playing a move.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RulesError {
     #[error("unknown rule set {name:?}; the rule sets are: {known}")]
     UnknownRuleSet { name: String, known: String },
-    #[error("piece {code}: {message}")]
-    Piece { code: String, message: String },
+    #[error(transparent)]
+    Compile(#[from] CompileError),
     #[error("illegal move: {0}")]
-    Illegal(String),
+    Illegal(#[from] Illegal),
+}
+
+/// Why a move cannot be played.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Illegal {
+    #[error("the game is over: {} won ({})", .0.winner, .0.reason.describe())]
+    GameOver(Outcome),
+    #[error("not one of the legal moves")]
+    NotLegal,
 }
 
 /// One game under one rule set: the piece readings compiled for both sides.
@@ -23,12 +41,7 @@ pub struct Rules {
     pub game: Game,
     pub rule_set: RuleSet,
     pub readings: Vec<Reading>,
-    pub(crate) kinds: KindTable,
-    /// Per kind, whether the game's end rule counts it (the position keeps their count).
-    pub(crate) vital: Vec<bool>,
-    /// Per square, its mailbox cell (a lookup instead of [`Position::index`]'s division).
-    cell_of: Vec<u32>,
-    pad: usize,
+    pub(crate) tables: Tables,
 }
 
 impl std::fmt::Debug for Rules {
@@ -37,29 +50,8 @@ impl std::fmt::Debug for Rules {
     }
 }
 
-/// The game's auras, read off its kinds (`None` when no kind has one: no cost in generation).
-fn auras(game: &Game, rs: &RuleSet, compiled: &[[Compiled; 2]]) -> Option<movegen::Auras> {
-    let kinds = &game.catalogue.kinds;
-    if !kinds.iter().any(|k| k.freezes || k.fog > 0) {
-        return None;
-    }
-    Some(movegen::Auras {
-        freezes: kinds
-            .iter()
-            .zip(compiled)
-            .map(|(k, c)| match k.freezes {
-                true => [c[0].ranging(), c[1].ranging()],
-                false => [0, 0],
-            })
-            .collect(),
-        fog: kinds.iter().map(|k| k.fog).collect(),
-        sees_in_fog: kinds.iter().map(|k| k.sees_in_fog).collect(),
-        fog_reach: kinds.iter().map(|k| k.fog).max().unwrap_or(0),
-        fog_lines: rs.options.within == effects::Within::Lines,
-    })
-}
-
 impl Rules {
+    /// Compiles `game` under the rule set called `rule_set`.
     pub fn new(game: Game, rule_set: &str) -> Result<Rules, RulesError> {
         let rs = game
             .rule_set(rule_set)
@@ -73,155 +65,26 @@ impl Rules {
                     .collect::<Vec<_>>()
                     .join(", "),
             })?;
-        let dims = game.dims;
-        let readings: Vec<Reading> = game
-            .catalogue
-            .kinds
-            .iter()
+        let readings: Vec<Reading> = (game.catalogue.kinds.iter())
             .map(|k| game.reading(k, &rs))
             .collect();
-        let alternatives = game.effects.moves_while_absent.iter().map(|a| &a.patterns);
-        let pad = readings
-            .iter()
-            .map(|r| &r.patterns)
-            .chain(alternatives)
-            .map(|p| movegen::reach(p))
-            .max()
-            .unwrap_or(1);
-        let stride = dims.files as usize + 2 * pad;
-        let board_max = dims.files.max(dims.ranks);
-
-        let mut compiled = Vec::with_capacity(readings.len());
-        for (k, r) in game.catalogue.kinds.iter().zip(&readings) {
-            let c = |side| {
-                Compiled::new(&r.patterns, side, stride, board_max).map_err(|message| {
-                    RulesError::Piece {
-                        code: k.code.clone(),
-                        message: format!("movement {:?}: {message}", r.betza),
-                    }
-                })
-            };
-            if r.betza.contains('x') && k.rank.is_none() {
-                return Err(RulesError::Piece {
-                    code: k.code.clone(),
-                    message: "a range capturer (x) needs a rank".into(),
-                });
-            }
-            if r.betza.contains('x') && board_max as usize > movegen::MAX_LINE {
-                return Err(RulesError::Piece {
-                    code: k.code.clone(),
-                    message: format!(
-                        "a range capturer (x) needs a board of at most {} squares a side",
-                        movegen::MAX_LINE
-                    ),
-                });
-            }
-            compiled.push([c(Side::Black)?, c(Side::White)?]);
-        }
-        let depth = match rs.params.promotion {
-            Promotion::Zone { depth, .. } => depth,
-            _ => 0,
-        };
-        let (squares, zone) = KindTable::board_tables(dims, pad, depth);
-        let kinds = KindTable {
-            compiled,
-            promotes: readings.iter().map(|r| r.promotes_to.is_some()).collect(),
-            rank: game
-                .catalogue
-                .kinds
-                .iter()
-                .map(|k| k.rank.unwrap_or(u8::MAX))
-                .collect(),
-            range_piece: readings
-                .iter()
-                .map(|r| {
-                    r.patterns
-                        .iter()
-                        .flat_map(|p| &p.legs)
-                        .any(|l| l.kind == crate::betza::LegKind::RangeCapture)
-                })
-                .collect(),
-            squares,
-            zone,
-            stuck: Vec::new(),
-            bars: game
-                .catalogue
-                .kinds
-                .iter()
-                .map(|k| {
-                    let n = game.catalogue.len();
-                    let set = |ids: &[KindId]| movegen::Bars::set(n, ids.iter().copied());
-                    movegen::Bars {
-                        capture: set(&k.cannot.capture),
-                        shoot: set(&k.cannot.shoot),
-                        hop: set(&k.cannot.hop),
-                    }
-                })
-                .collect(),
-            effects: None,
-            burns: game.catalogue.kinds.iter().map(|k| k.burns).collect(),
-            royal: game.catalogue.kinds.iter().map(|k| k.royal).collect(),
-            general: Vec::new(),
-            auras: None,
-        };
-        let kinds = KindTable {
-            auras: auras(&game, &rs, &kinds.compiled),
-            general: (kinds.burns.iter().zip(&kinds.bars))
-                .map(|(&burns, bars)| burns || !bars.capture.is_empty())
-                .collect(),
-            ..kinds
-        };
-        let vital = (0..game.catalogue.len() as KindId)
-            .map(|k| game.end.involves(k))
-            .collect();
-        let forced = matches!(
+        let mut tables = Tables::build(&game, &rs, &readings)?;
+        if matches!(
             rs.params.promotion,
             Promotion::Zone {
                 forced_where_stuck: true,
                 ..
             }
-        );
-        let mut kinds = kinds;
-        kinds.effects = EffectTable::build(
-            &game.effects,
-            effects::Build {
-                catalogue: &game.catalogue,
-                promotes_to: readings.iter().map(|r| r.promotes_to).collect(),
-                options: &rs.options,
-                repromote: rs.params.repromote,
-                dims,
-                burning: rs.params.burning,
-                compile: &|patterns| {
-                    let c = |side| Compiled::new(patterns, side, stride, board_max);
-                    Ok([c(Side::Black)?, c(Side::White)?])
-                },
-            },
-        )
-        .map_err(|message| RulesError::Piece {
-            code: "-".into(),
-            message,
-        })?;
-        let mut rules = Rules {
+        ) {
+            let empty = Position::empty(game.dims, tables.pad, tables.vital.len());
+            tables.stuck = movegen::stuck_squares(&tables, &empty);
+        }
+        Ok(Rules {
             game,
             rule_set: rs,
             readings,
-            kinds,
-            vital,
-            cell_of: Vec::new(),
-            pad,
-        };
-        let empty = rules.empty_position();
-        rules.cell_of = dims.squares().map(|sq| empty.index(sq) as u32).collect();
-        if forced {
-            rules.kinds.stuck = rules.stuck_tables();
-        }
-        Ok(rules)
-    }
-
-    /// Whether the game has rules that reach beyond the squares a move changes (effects): then
-    /// a move's consequences, and which moves pieces have, are not local.
-    pub fn has_effects(&self) -> bool {
-        self.kinds.effects.is_some()
+            tables,
+        })
     }
 
     /// A built-in game (by id, such as `sho`) under the named rule set.
@@ -229,31 +92,10 @@ impl Rules {
         Ok(Rules::new(Game::builtin(game)?, rule_set)?)
     }
 
-    /// Per kind that promotes, per side, per mailbox cell: whether the piece, unpromoted and
-    /// alone on the board there, has no move ([`KindTable::stuck`]).
-    fn stuck_tables(&self) -> Vec<[Vec<bool>; 2]> {
-        let cells = self.empty_position().cells().len();
-        (0..self.catalogue().len() as KindId)
-            .map(|kind| {
-                let mut table = [vec![false; cells], vec![false; cells]];
-                if !self.kinds.promotes[kind as usize] {
-                    return table;
-                }
-                for side in Side::BOTH {
-                    for sq in self.dims().squares() {
-                        let mut pos = self.empty_position();
-                        let piece = Piece {
-                            kind,
-                            side,
-                            promoted: false,
-                        };
-                        self.put(&mut pos, sq, Some(piece));
-                        table[side.index()][pos.index(sq)] = self.moves_from(&pos, sq).is_empty();
-                    }
-                }
-                table
-            })
-            .collect()
+    /// Whether the game has rules that reach beyond the squares a move changes (effects): then
+    /// a move's consequences, and which moves pieces have, are not local.
+    pub fn has_effects(&self) -> bool {
+        self.tables.effects.is_some()
     }
 
     pub fn catalogue(&self) -> &Catalogue {
@@ -267,12 +109,12 @@ impl Rules {
     /// The mailbox cell of a square.
     #[inline]
     pub fn cell_index(&self, sq: Square) -> usize {
-        self.cell_of[sq.0 as usize] as usize
+        self.tables.cell_index(sq)
     }
 
     /// An empty board of this game, Black to move.
     pub fn empty_position(&self) -> Position {
-        Position::empty(self.dims(), self.pad, self.vital.len())
+        Position::empty(self.dims(), self.tables.pad, self.tables.vital.len())
     }
 
     /// The standard start position: the rule set's setup, or the game's.
@@ -287,42 +129,14 @@ impl Rules {
 
     /// Puts (or removes) a piece, keeping the position's royal count and outcome up to date.
     pub fn put(&self, pos: &mut Position, sq: Square, piece: Option<Piece>) {
-        pos.put(sq, piece, &self.vital);
-        self.update_outcome(pos);
+        pos.put(sq, piece, &self.tables.vital);
+        makemove::judge(&self.tables, pos);
     }
 
     /// Puts (or removes) a piece without judging the outcome: for probes that put a piece and
     /// take it away again (the outcome is judged by [`Rules::put`]).
     pub fn put_unjudged(&self, pos: &mut Position, sq: Square, piece: Option<Piece>) {
-        pos.put(sq, piece, &self.vital);
-    }
-
-    pub(crate) fn update_outcome(&self, pos: &mut Position) {
-        if pos.outcome().is_some_and(|o| o.reason.is_conceded()) {
-            return;
-        }
-        let lost = |side| !self.survives(pos, side);
-        pos.set_outcome(match (lost(Side::Black), lost(Side::White)) {
-            (true, true) | (false, false) => None,
-            (true, false) => Some(Outcome {
-                winner: Side::White,
-                reason: EndReason::RoyalsCaptured,
-            }),
-            (false, true) => Some(Outcome {
-                winner: Side::Black,
-                reason: EndReason::RoyalsCaptured,
-            }),
-        });
-    }
-
-    /// Whether a side still has what the game's end rule asks: the count of the pieces it
-    /// involves decides, unless the rule needs several kinds at once.
-    fn survives(&self, pos: &Position, side: Side) -> bool {
-        if pos.royals(side) == 0 {
-            return false;
-        }
-        let end = &self.game.end;
-        end.is_any_piece() || end.survives(|k| pos.count(side, k) > 0)
+        pos.put(sq, piece, &self.tables.vital);
     }
 
     /// Every legal move of the side to move (none once the game is over), appended to `out`.
@@ -330,20 +144,13 @@ impl Rules {
         if pos.outcome().is_some() {
             return;
         }
-        self.side_moves_into(pos, pos.to_move(), scratch, out);
+        movegen::side_moves(pos, pos.to_move(), &self.tables, scratch, out);
     }
 
-    /// The moves of every piece of `side`, whoever is to move, appended to `out`.
-    pub(crate) fn side_moves_into(
-        &self,
-        pos: &Position,
-        side: Side,
-        scratch: &mut Scratch,
-        out: &mut Vec<Move>,
-    ) {
-        for idx in pos.side_cells(side) {
-            movegen::piece_moves(pos, idx, &self.rule_set.params, &self.kinds, scratch, out);
-        }
+    pub fn legal_moves(&self, pos: &Position) -> Vec<Move> {
+        let mut out = Vec::new();
+        self.legal_moves_into(pos, &mut Scratch::default(), &mut out);
+        out
     }
 
     /// The legal moves of the side to move that remove a piece (for a quiescence search):
@@ -378,13 +185,13 @@ impl Rules {
     }
 
     /// [`Rules::is_gainful_capture`] for a move of `side` on the mailbox `cells`.
-    pub(crate) fn is_gainful_on(&self, cells: &[Cell], side: Side, m: &Move) -> bool {
+    pub fn is_gainful_on(&self, cells: &[Cell], side: Side, m: &Move) -> bool {
         let enemy = |sq| {
             let c = cells[self.cell_index(sq)];
             c != EMPTY && cell_side(c) != side.index()
         };
         let royal = decode(cells[self.cell_index(m.from)])
-            .is_none_or(|p| self.kinds.royal[p.kind as usize]);
+            .is_none_or(|p| self.tables.royal[p.kind as usize]);
         m.captures() && (m.promotes() || royal || m.victims(self.dims()).any(enemy))
     }
 
@@ -400,27 +207,15 @@ impl Rules {
         scratch: &mut Scratch,
         buf: &mut Vec<Move>,
     ) -> bool {
-        let was = scratch.set_captures_only(true);
-        let dims = self.dims();
         let them = side.opponent();
-        let mut threatens = |idx: usize| {
-            buf.clear();
-            movegen::piece_moves(pos, idx, &self.rule_set.params, &self.kinds, scratch, buf);
-            buf.iter().any(|m| {
-                m.victims(dims).any(|sq| {
-                    pos.piece_at(sq)
-                        .is_some_and(|p| p.side == side && self.vital[p.kind as usize])
-                })
-            })
-        };
-        let found = match by {
+        let mut threatens =
+            |idx| movegen::threatens_royal(pos, idx, side, &self.tables, scratch, buf);
+        match by {
             Some(sq) => {
                 pos.piece_at(sq).is_some_and(|p| p.side == them) && threatens(pos.index(sq))
             }
             None => pos.side_cells(them).any(threatens),
-        };
-        scratch.set_captures_only(was);
-        found
+        }
     }
 
     /// The moves of the side not to move that would capture a royal piece (one the game's end
@@ -433,53 +228,28 @@ impl Rules {
         let them = pos.to_move().opponent();
         let mut scratch = Scratch::default();
         scratch.set_captures_only(true);
-        self.side_moves_into(pos, them, &mut scratch, &mut out);
+        movegen::side_moves(pos, them, &self.tables, &mut scratch, &mut out);
         let dims = self.dims();
         out.retain(|m| {
             m.victims(dims).any(|sq| {
                 pos.piece_at(sq)
-                    .is_some_and(|p| p.side != them && self.vital[p.kind as usize])
+                    .is_some_and(|p| p.side != them && self.tables.vital[p.kind as usize])
             })
         });
-        out
-    }
-
-    pub fn legal_moves(&self, pos: &Position) -> Vec<Move> {
-        let mut out = Vec::new();
-        self.legal_moves_into(pos, &mut Scratch::default(), &mut out);
         out
     }
 
     /// The moves of the piece on `sq` as if it were its side's turn, whoever is to move and
     /// even after the game has ended (for inspecting pieces).
     pub fn moves_from(&self, pos: &Position, sq: Square) -> Vec<Move> {
-        let mut out = Vec::new();
-        movegen::piece_moves(
-            pos,
-            pos.index(sq),
-            &self.rule_set.params,
-            &self.kinds,
-            &mut Scratch::default(),
-            &mut out,
-        );
-        out
+        movegen::moves_from(pos, sq, &self.tables, false)
     }
 
     /// [`Rules::moves_from`] with every path of a multi-leg move, not one per result: a hook
     /// move turning on either corner, a pass through any empty neighbour. For entering moves
     /// leg by leg; every one of them is a legal move.
     pub fn moves_from_all_paths(&self, pos: &Position, sq: Square) -> Vec<Move> {
-        let mut out = Vec::new();
-        let mut scratch = Scratch::all_paths();
-        movegen::piece_moves(
-            pos,
-            pos.index(sq),
-            &self.rule_set.params,
-            &self.kinds,
-            &mut scratch,
-            &mut out,
-        );
-        out
+        movegen::moves_from(pos, sq, &self.tables, true)
     }
 
     /// The squares a move removes pieces from, in the order met (its [`Move::victims`]).
@@ -487,59 +257,81 @@ impl Rules {
         m.victims(self.dims()).collect()
     }
 
-    /// Plays a move after checking that it is one of the legal moves.
-    pub fn play(&self, pos: &mut Position, m: &Move) -> Result<(), RulesError> {
+    /// Whether `m` is one of the legal moves in `pos` (by any of its paths).
+    pub fn check(&self, pos: &Position, m: &Move) -> Result<(), Illegal> {
         if let Some(o) = pos.outcome() {
-            return Err(RulesError::Illegal(format!(
-                "the game is over: {} won ({})",
-                o.winner,
-                o.reason.describe()
-            )));
+            return Err(Illegal::GameOver(o));
         }
         let own = pos
             .piece_at(m.from)
             .is_some_and(|p| p.side == pos.to_move());
         if !own || !self.moves_from_all_paths(pos, m.from).contains(m) {
-            return Err(RulesError::Illegal("not one of the legal moves".into()));
+            return Err(Illegal::NotLegal);
         }
+        Ok(())
+    }
+
+    /// Plays a move after checking that it is one of the legal moves.
+    pub fn play(&self, pos: &mut Position, m: &Move) -> Result<(), RulesError> {
+        self.check(pos, m)?;
         self.play_unchecked(pos, m);
         Ok(())
     }
 
+    /// Plays a move known to be legal, for good.
+    pub fn play_unchecked(&self, pos: &mut Position, m: &Move) {
+        makemove::play_unchecked(&self.tables, pos, m);
+    }
+
+    /// Plays `m` (one of the position's legal moves) in place; [`Rules::unmake`] with the
+    /// returned token takes it back. Moves must be unmade in the reverse order they were made.
+    #[inline]
+    pub fn make(&self, pos: &mut Position, m: &Move) -> Undo {
+        makemove::make(&self.tables, pos, m)
+    }
+
+    /// Takes back the move [`Rules::make`] returned `undo` for (it must be the last one made
+    /// and not yet unmade).
+    #[inline]
+    pub fn unmake(&self, pos: &mut Position, undo: Undo) {
+        makemove::unmake(&self.tables, pos, undo)
+    }
+
+    /// Whether the position's hash, royal counts and piece sets agree with its board (for
+    /// tests and debugging: it recomputes them all).
+    pub fn is_consistent(&self, pos: &Position) -> bool {
+        pos.is_consistent(&self.tables.vital)
+    }
+
+    /// What legal move `m` in `pos` makes happen beyond its own victims (nothing in a game
+    /// without effects): read off the move played on a copy.
+    pub fn effect_changes(&self, pos: &Position, m: &Move) -> EffectChanges {
+        let mut out = EffectChanges::default();
+        if !self.has_effects() {
+            return out;
+        }
+        let mut after = pos.clone();
+        let undo = self.make(&mut after, m);
+        for (i, old) in undo.effect_changes(&after) {
+            let sq = after.square_of(i);
+            match (decode(old), decode(after.cell(i))) {
+                (Some(_), None) => out.removed.push(sq),
+                (before, Some(p)) if before != Some(p) => out.changed.push((sq, p)),
+                _ => {}
+            }
+        }
+        out
+    }
+
     /// How the game stands: over by royal capture or resignation, or because the side to move
-    /// has no legal move (it loses). Cheap: generation stops at the first piece that has a
-    /// move, as cozy-chess's `status()` does, trying the most advanced pieces first (at the
-    /// opening the back ranks are blocked in).
+    /// has no legal move (it loses).
     pub fn outcome(&self, pos: &Position) -> Option<Outcome> {
         pos.outcome().or_else(|| {
-            (!self.has_legal_move(pos)).then(|| Outcome {
+            (!movegen::has_move(pos, &self.tables)).then(|| Outcome {
                 winner: pos.to_move().opponent(),
                 reason: EndReason::NoLegalMove,
             })
         })
-    }
-
-    /// Whether the side to move has a move (the game's outcome aside).
-    fn has_legal_move(&self, pos: &Position) -> bool {
-        let mut scratch = Scratch::existence();
-        let mut out = Vec::with_capacity(64);
-        pos.side_cells_front_first(pos.to_move()).any(|idx| {
-            movegen::piece_moves(
-                pos,
-                idx,
-                &self.rule_set.params,
-                &self.kinds,
-                &mut scratch,
-                &mut out,
-            );
-            !out.is_empty()
-        })
-    }
-
-    /// Takes back a concession (resignation, time, forfeit): the game stands as its board says.
-    pub fn withdraw_concession(&self, pos: &mut Position) {
-        pos.set_outcome(None);
-        self.update_outcome(pos);
     }
 
     /// Resigns for the side to move.
@@ -554,5 +346,11 @@ impl Rules {
             winner: pos.to_move().opponent(),
             reason,
         }));
+    }
+
+    /// Takes back a concession (resignation, time, forfeit): the game stands as its board says.
+    pub fn withdraw_concession(&self, pos: &mut Position) {
+        pos.set_outcome(None);
+        makemove::judge(&self.tables, pos);
     }
 }

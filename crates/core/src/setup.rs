@@ -4,7 +4,7 @@
 use crate::catalogue::Catalogue;
 use crate::error::{DataError, Source};
 use crate::geometry::{Dims, Side, Square};
-use crate::position::Piece;
+use crate::piece::Piece;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use toml::Spanned;

@@ -7,7 +7,7 @@
 //! splitmix64's finaliser, a bijection on 64 bits: distinct (piece, cell) pairs get distinct,
 //! well-spread keys, the same on every run and machine, for any board size and catalogue.
 
-use crate::position::{Cell, EMPTY};
+use crate::piece::{Cell, EMPTY};
 
 /// The fixed seed: hashes are reproducible (tests, transposition tables saved to disk).
 const SEED: u64 = 0x7461_696b_796f_6b75;

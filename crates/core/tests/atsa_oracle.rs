@@ -10,7 +10,7 @@
 //! `cargo test --test atsa_oracle -- --ignored` checks them all (about 10 s in debug).
 
 use taikyoku_core::geometry::Side;
-use taikyoku_core::movegen::Move;
+use taikyoku_core::moves::Move;
 use taikyoku_core::position::Position;
 use taikyoku_core::rules::Rules;
 use taikyoku_testkit::*;

@@ -406,11 +406,7 @@ fn golden_cards_atsa() {
 
 /// Kō shōgi: the moves of a lone Black `code` in the middle of the board, with a White `enemy`
 /// at an offset when given; and where the move reaching offset `v` ends or stops (not shots).
-fn ko_moves(
-    r: &Rules,
-    code: &str,
-    enemy: Option<(&str, Off)>,
-) -> Vec<taikyoku_core::movegen::Move> {
+fn ko_moves(r: &Rules, code: &str, enemy: Option<(&str, Off)>) -> Vec<taikyoku_core::moves::Move> {
     let c = (r.dims().files as i32 - 1) / 2;
     let mut pieces = vec![(code, B, c, c)];
     pieces.extend(enemy.map(|(e, v)| (e, W, c + v.0, c + v.1)));
@@ -426,7 +422,7 @@ fn ko_off(r: &Rules, s: taikyoku_core::geometry::Square) -> Off {
 }
 
 /// Where moves end or stop (shots aside), as offsets.
-fn ko_goes(r: &Rules, moves: &[taikyoku_core::movegen::Move]) -> BTreeSet<Off> {
+fn ko_goes(r: &Rules, moves: &[taikyoku_core::moves::Move]) -> BTreeSet<Off> {
     let mut out = BTreeSet::new();
     for m in moves {
         out.insert(ko_off(r, m.to));

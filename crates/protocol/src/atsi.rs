@@ -17,7 +17,7 @@
 use std::fmt;
 use taikyoku_core::catalogue::KindId;
 use taikyoku_core::geometry::{Dims, Side, Square, Vec2};
-use taikyoku_core::movegen::Move;
+use taikyoku_core::moves::Move;
 use taikyoku_core::position::Position;
 use taikyoku_core::rules::Rules;
 
@@ -969,7 +969,7 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
     use std::sync::OnceLock;
-    use taikyoku_core::position::Piece;
+    use taikyoku_core::piece::Piece;
 
     const D36: Dims = Dims {
         files: 36,

@@ -10,7 +10,7 @@
 use std::cell::OnceCell;
 use std::sync::Arc;
 use taikyoku_core::geometry::Side;
-use taikyoku_core::movegen::Move;
+use taikyoku_core::moves::Move;
 use taikyoku_core::notation::{self, NotationError};
 use taikyoku_core::position::{EndReason, Outcome, Position};
 use taikyoku_core::rules::{Rules, RulesError};
@@ -135,18 +135,6 @@ impl History {
         pos
     }
 
-    /// The game is over by what the position shows (royal capture, resignation): the cheap
-    /// test, before a move. (With no legal move, no move is legal anyway.)
-    fn over(&self) -> Option<String> {
-        self.pos.outcome().map(|o| {
-            format!(
-                "the game is over: {} won ({})",
-                o.winner,
-                o.reason.describe()
-            )
-        })
-    }
-
     /// Moves the point to after `n` moves of the line (at most its end).
     pub fn goto(&mut self, n: usize) {
         let n = n.min(self.line.len());
@@ -163,21 +151,7 @@ impl History {
     /// Plays a legal move at the point. A move other than the line's next one starts a new
     /// line from here.
     pub fn play(&mut self, m: &Move) -> Result<&Played, RulesError> {
-        if let Some(why) = self.over() {
-            return Err(RulesError::Illegal(why));
-        }
-        let own = self
-            .pos
-            .piece_at(m.from)
-            .is_some_and(|p| p.side == self.pos.to_move());
-        if !own
-            || !self
-                .rules
-                .moves_from_all_paths(&self.pos, m.from)
-                .contains(m)
-        {
-            return Err(RulesError::Illegal("not one of the legal moves".into()));
-        }
+        self.rules.check(&self.pos, m)?;
         Ok(self.push(m, None))
     }
 
@@ -436,7 +410,7 @@ mod tests {
         let r = Rules::new(Game::builtin("taikyoku").unwrap(), "wikipedia").unwrap();
         let mut p = r.empty_position();
         let piece = |code, side| {
-            Some(taikyoku_core::position::Piece {
+            Some(taikyoku_core::piece::Piece {
                 kind: r.catalogue().by_code(code).unwrap(),
                 side,
                 promoted: false,

@@ -21,8 +21,9 @@
 use taikyoku_core::catalogue::KindId;
 use taikyoku_core::geometry::{Side, Square};
 use taikyoku_core::makemove::Undo;
-use taikyoku_core::movegen::Move;
-use taikyoku_core::position::{Cell, EMPTY, Piece, Position, cell_side, decode, encode};
+use taikyoku_core::moves::Move;
+use taikyoku_core::piece::{Cell, EMPTY, Piece, cell_side, decode, encode};
+use taikyoku_core::position::Position;
 use taikyoku_core::rules::Rules;
 
 /// The value of a power-1 piece.
@@ -393,7 +394,7 @@ impl Eval {
     fn army(&self, pos: &Position, side: usize) -> i32 {
         pos.cells()
             .iter()
-            .filter(|&&c| c != EMPTY && c != taikyoku_core::position::OFF && cell_side(c) == side)
+            .filter(|&&c| c != EMPTY && c != taikyoku_core::piece::OFF && cell_side(c) == side)
             .filter(|&&c| !self.royal[c as usize])
             .map(|&c| self.cell_value(c))
             .sum()
@@ -470,7 +471,7 @@ impl Eval {
         pos.cells()
             .iter()
             .enumerate()
-            .filter(|&(_, &c)| c != EMPTY && c != taikyoku_core::position::OFF)
+            .filter(|&(_, &c)| c != EMPTY && c != taikyoku_core::piece::OFF)
             .map(|(i, &c)| self.signed_worth(c, i))
             .sum()
     }
@@ -542,7 +543,7 @@ impl Eval {
     pub fn material(&self, pos: &Position) -> i32 {
         pos.cells()
             .iter()
-            .filter(|&&c| c != EMPTY && c != taikyoku_core::position::OFF)
+            .filter(|&&c| c != EMPTY && c != taikyoku_core::piece::OFF)
             .map(|&c| {
                 let v = self.cell_value(c);
                 if cell_side(c) == 0 { v } else { -v }

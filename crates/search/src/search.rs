@@ -14,7 +14,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 use taikyoku_core::movecache::MoveCache;
-use taikyoku_core::movegen::{Move, Scratch};
+use taikyoku_core::movegen::Scratch;
+use taikyoku_core::moves::Move;
 use taikyoku_core::position::Position;
 use taikyoku_core::rules::Rules;
 

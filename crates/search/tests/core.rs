@@ -7,7 +7,9 @@
 use std::collections::BTreeSet;
 use taikyoku_core::geometry::Square;
 use taikyoku_core::movecache::MoveCache;
-use taikyoku_core::movegen::{Move, Scratch};
+use taikyoku_core::movegen::Scratch;
+use taikyoku_core::moves::Move;
+use taikyoku_core::perft;
 use taikyoku_core::position::Position;
 use taikyoku_core::rules::Rules;
 use taikyoku_search::search;
@@ -218,10 +220,17 @@ fn perft_without_bulk_counting_agrees() {
     for name in SETS {
         let r = rules(name);
         let p = r.start_position();
-        assert_eq!(r.perft_no_bulk(&p, 2), r.perft(&p, 2), "{name}");
+        assert_eq!(
+            perft::perft_no_bulk(r, &p, 2),
+            perft::perft(r, &p, 2),
+            "{name}"
+        );
     }
     let p = sho().start_position();
-    assert_eq!(sho().perft_no_bulk(&p, 4), sho().perft(&p, 4));
+    assert_eq!(
+        perft::perft_no_bulk(sho(), &p, 4),
+        perft::perft(sho(), &p, 4)
+    );
 }
 
 /// The long run: `cargo test --release --test core -- --ignored`.

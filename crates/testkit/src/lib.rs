@@ -6,8 +6,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
 use taikyoku_core::game::Game;
 use taikyoku_core::geometry::{Side, Square};
-use taikyoku_core::movegen::Move;
-use taikyoku_core::position::{Piece, Position};
+use taikyoku_core::moves::Move;
+use taikyoku_core::piece::Piece;
+use taikyoku_core::position::Position;
 use taikyoku_core::rules::Rules;
 use taikyoku_records::history::History;
 
