@@ -18,6 +18,9 @@ mod engine_match;
 #[path = "../src/host.rs"]
 mod host;
 #[allow(dead_code, unused_imports)]
+#[path = "../src/text.rs"]
+mod text;
+#[allow(dead_code, unused_imports)]
 #[path = "../src/tui/mod.rs"]
 mod tui;
 

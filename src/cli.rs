@@ -1,6 +1,8 @@
 //! The command line: piece cards, legal moves, perft and rule-set differences, headless. It is
 //! part of the binary (clap, stdout); the library it drives prints nothing.
 
+use crate::text::count;
+use crate::tui::PlayOptions;
 use crate::tui::error::TuiError;
 use crate::tui::players::Player;
 use clap::{Args, Parser, Subcommand};
@@ -201,24 +203,6 @@ pub struct RecentArgs {
     /// Colour theme: default, high-contrast or colour-blind.
     #[arg(long, value_name = "NAME")]
     pub theme: Option<String>,
-}
-
-/// How to open the terminal game.
-#[derive(Debug, Default)]
-pub struct PlayOptions {
-    pub ascii: bool,
-    pub theme: Option<String>,
-    /// A recorded game to continue or replay.
-    pub game: Option<(Record, Replay)>,
-    /// Replay `game` read-only.
-    pub read_only: bool,
-    /// Offer to resume the last unfinished autosaved game (a plain new game was asked for).
-    pub offer_resume: bool,
-    /// Who plays Black and White, where the command line says (else a person, or who
-    /// played the record).
-    pub players: [Option<Player>; 2],
-    /// The clocks' time control (`--time`).
-    pub time: Option<TimeControl>,
 }
 
 #[derive(Args, Debug)]
@@ -663,11 +647,6 @@ fn piece(g: &GameArgs, rs: &Option<String>, a: PieceArgs) -> Result<(), CliError
         ))?;
     }
     Ok(())
-}
-
-/// "1 square", "3 squares".
-pub fn count(n: usize, what: &str) -> String {
-    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
 /// A piece's card as text.

@@ -5,6 +5,7 @@
 
 use crate::cli::CliError;
 use crate::host::{self, EngineLog, EngineProcess, GameResult, HostError};
+use crate::text::count;
 use clap::Args;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -141,7 +142,7 @@ pub fn run(rules: Rules, args: MatchArgs) -> Result<(), CliError> {
         .map_err(|e| CliError::Usage(format!("cannot write {}: {e}", log_file.display())))?;
     println!(
         "Match: {} at {} under {} ({}), records and engines.log in {}",
-        count(args.games, "game"),
+        count(args.games as usize, "game"),
         args.time,
         rules.rule_set.name,
         rules.game.name,
@@ -240,7 +241,7 @@ fn play_all(setup: &Arc<Setup>, concurrency: u32) -> Result<Vec<Played>, CliErro
             "match interrupted: the engines were stopped; {} of {} finished (records in {}), \
              the games in progress not saved",
             played.len(),
-            count(setup.games, "game"),
+            count(setup.games as usize, "game"),
             setup.out.display()
         )));
     }
@@ -387,14 +388,6 @@ fn describe_end(o: Outcome) -> String {
         EndReason::Resignation => format!("{loser} resigned"),
         EndReason::Time => format!("{loser} lost on time"),
         EndReason::Forfeit => format!("{loser} forfeits"),
-    }
-}
-
-fn count(n: u32, what: &str) -> String {
-    if n == 1 {
-        format!("1 {what}")
-    } else {
-        format!("{n} {what}s")
     }
 }
 

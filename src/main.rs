@@ -6,6 +6,7 @@ mod atsi_engine;
 mod cli;
 mod engine_match;
 mod host;
+mod text;
 mod tui;
 
 use clap::Parser;

@@ -225,7 +225,7 @@ impl App {
                 " It was played against the engine {cmd:?}: --black or --white CMD plays on against it; here a person plays its side."
             ),
         };
-        let n = crate::cli::count(self.history().point(), "move");
+        let n = crate::text::count(self.history().point(), "move");
         format!("{n} loaded. {to_move} to move.{danger}{engine}")
     }
 
@@ -509,7 +509,7 @@ impl App {
             ConfirmKind::Resume => match &self.pending_resume {
                 Some((_, r)) => format!(
                     "Resume the unfinished game? Enter: yes · n: new · o: all games · ({}, {} rules{}, {})",
-                    crate::cli::count(r.moves().len(), "move"),
+                    crate::text::count(r.moves().len(), "move"),
                     r.rules,
                     opponents(r),
                     super::session::when(&r.updated, std::time::SystemTime::now()),

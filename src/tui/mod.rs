@@ -24,7 +24,6 @@ pub mod status;
 pub mod theme;
 pub mod view;
 
-use crate::cli::PlayOptions;
 use crate::host::{self, EngineLog};
 use app::App;
 use error::TuiError;
@@ -50,7 +49,9 @@ use std::time::Duration;
 use taikyoku_core::geometry::Side;
 use taikyoku_core::position::Position;
 use taikyoku_core::rules::Rules;
+use taikyoku_records::record::{Record, Replay};
 use taikyoku_records::store;
+use taikyoku_records::timecontrol::TimeControl;
 use theme::Theme;
 
 /// The user's config directory (`keys.toml`, `config.toml`); `TAIKYOKU_CONFIG_DIR`
@@ -171,6 +172,24 @@ impl Drop for TerminalGuard {
     fn drop(&mut self) {
         restore_terminal();
     }
+}
+
+/// How to open the terminal game.
+#[derive(Debug, Default)]
+pub struct PlayOptions {
+    pub ascii: bool,
+    pub theme: Option<String>,
+    /// A recorded game to continue or replay.
+    pub game: Option<(Record, Replay)>,
+    /// Replay `game` read-only.
+    pub read_only: bool,
+    /// Offer to resume the last unfinished autosaved game (a plain new game was asked for).
+    pub offer_resume: bool,
+    /// Who plays Black and White, where the command line says (else a person, or who
+    /// played the record).
+    pub players: [Option<Player>; 2],
+    /// The clocks' time control (`--time`).
+    pub time: Option<TimeControl>,
 }
 
 /// Plays (or replays) a game in the terminal until the player quits.

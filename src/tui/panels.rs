@@ -135,7 +135,7 @@ impl CardPanel {
                 if piece.is_some() {
                     lines.push(Line::from(format!(
                         "{} it can reach from here",
-                        crate::cli::count(moves, "square")
+                        crate::text::count(moves, "square")
                     )));
                 }
                 for row in card.movement.diagram.lines() {

@@ -188,7 +188,7 @@ impl Session {
             Ok(stamp) => {
                 let said = format!(
                     "Saved {} to {}.",
-                    crate::cli::count(self.record.moves().len(), "move"),
+                    crate::text::count(self.record.moves().len(), "move"),
                     path.display()
                 );
                 self.files.save = Some(path);
@@ -266,7 +266,7 @@ pub fn summary(path: &std::path::Path, r: &Record) -> String {
         player(&r.white),
         r.rules,
         r.game,
-        crate::cli::count(r.moves().len(), "move"),
+        crate::text::count(r.moves().len(), "move"),
     )
 }
 
@@ -385,7 +385,7 @@ pub fn describe(r: &Record) -> String {
         "{} vs {}, {}",
         player(&r.black),
         player(&r.white),
-        crate::cli::count(r.moves().len(), "move")
+        crate::text::count(r.moves().len(), "move")
     );
     if !r.started.is_empty() {
         s.push_str(&format!(", started {}", r.started));
