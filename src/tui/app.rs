@@ -14,6 +14,7 @@ use super::players::{Failed, Player, Players, Purpose, Thought};
 use super::replay::Replay;
 use super::session::{SaveTarget, Session};
 use super::status::Status;
+use super::text::{capital, count, score_text, when};
 use super::theme::Theme;
 use super::view::Panel;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
@@ -225,7 +226,7 @@ impl App {
                 " It was played against the engine {cmd:?}: --black or --white CMD plays on against it; here a person plays its side."
             ),
         };
-        let n = crate::text::count(self.history().point(), "move");
+        let n = count(self.history().point(), "move");
         format!("{n} loaded. {to_move} to move.{danger}{engine}")
     }
 
@@ -509,10 +510,10 @@ impl App {
             ConfirmKind::Resume => match &self.pending_resume {
                 Some((_, r)) => format!(
                     "Resume the unfinished game? Enter: yes · n: new · o: all games · ({}, {} rules{}, {})",
-                    crate::text::count(r.moves().len(), "move"),
+                    count(r.moves().len(), "move"),
                     r.rules,
                     opponents(r),
-                    super::session::when(&r.updated, std::time::SystemTime::now()),
+                    when(&r.updated, std::time::SystemTime::now()),
                 ),
                 None => String::new(),
             },
@@ -628,7 +629,7 @@ impl App {
             Err(e) if computer => {
                 return Some(Msg::Warn(format!("The computer's move was refused: {e}")));
             }
-            Err(e) => return Some(Msg::Warn(e)),
+            Err(e) => return Some(Msg::Warn(e.to_string())),
         };
         let h = &self.session.history;
         let who = match computer {
@@ -886,7 +887,7 @@ impl App {
     fn save_to(&mut self, path: PathBuf, replace: bool) -> Msg {
         match self.session.save_to(path, replace) {
             Ok(said) => Msg::Say(said),
-            Err(e) => Msg::Warn(e),
+            Err(e) => Msg::Warn(e.to_string()),
         }
     }
 
@@ -1015,7 +1016,7 @@ fn judged(t: &Thought) -> String {
     let p = &t.progress;
     let mut said = Vec::new();
     if let Some(s) = p.score {
-        said.push(format!("eval {}", super::players::score_text(s)));
+        said.push(format!("eval {}", score_text(s)));
     }
     if p.depth > 0 {
         said.push(format!("depth {}", p.depth));
@@ -1045,11 +1046,4 @@ fn said(failed: Option<String>, text: String) -> Msg {
         Some(e) => Msg::Warn(format!("{text} {e}")),
         None => Msg::Say(text),
     }
-}
-
-pub fn capital(s: &str) -> String {
-    let mut c = s.chars();
-    c.next().map_or(String::new(), |f| {
-        f.to_uppercase().collect::<String>() + c.as_str()
-    })
 }

@@ -6,6 +6,7 @@ use super::keys::{Action, Keymap};
 use super::msg::Msg;
 use super::preview;
 pub use super::selection::Selection;
+use super::text::capital;
 use super::theme::Theme;
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
@@ -16,12 +17,9 @@ use taikyoku_core::geometry::{Dims, Side, Square};
 use taikyoku_core::moves::Move;
 use taikyoku_core::notation;
 use taikyoku_core::piece::Piece;
-use taikyoku_core::reach::{self, Held};
+use taikyoku_core::reach::{self, Held, mark};
 use taikyoku_records::history::History;
 use unicode_width::UnicodeWidthStr;
-
-/// Overlay flags of a square.
-pub use taikyoku_core::reach::mark;
 
 /// Square widths in terminal cells at each zoom level.
 pub const ZOOM_WIDTHS: [u16; 3] = [3, 5, 7];
@@ -192,7 +190,7 @@ impl Board {
                 self.refresh_overlay(h);
                 return Some(Msg::Say(format!(
                     "The last move: {} {}.",
-                    super::app::capital(last.side.name()),
+                    capital(last.side.name()),
                     last.text
                 )));
             }
@@ -203,7 +201,7 @@ impl Board {
                 return self.preview(h).or_else(|| {
                     Some(Msg::Say(format!(
                         "{}'s royal piece on {}.",
-                        super::app::capital(h.position().to_move().name()),
+                        capital(h.position().to_move().name()),
                         self.dims.square_name(self.cursor_square())
                     )))
                 });
@@ -573,7 +571,7 @@ impl Board {
         if let Some(o) = h.outcome() {
             return Some(Msg::warn(format!(
                 "The game is over: {} won ({}). {} undoes, {} quits.",
-                super::app::capital(o.winner.name()),
+                capital(o.winner.name()),
                 o.reason.describe(),
                 keys.keys_of(Action::Undo),
                 keys.keys_of(Action::Quit)

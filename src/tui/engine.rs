@@ -170,9 +170,3 @@ fn failed(e: HostError) -> Failed {
     };
     Failed { reason, why }
 }
-
-/// "1:58": a clock as people read it.
-pub fn clock_text(d: Duration) -> String {
-    let s = d.as_secs();
-    format!("{}:{:02}", s / 60, s % 60)
-}

@@ -4,6 +4,28 @@
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::collections::BTreeMap;
 
+/// Why a `keys.toml` (or a key in it) is not understood.
+#[derive(Debug, thiserror::Error)]
+pub enum KeyError {
+    #[error(
+        "unknown key {0:?}: expected a character, Space, F1-F12, or one of {names}, optionally after Ctrl+, Shift+ or Alt+",
+        names = NAMED.map(|(n, _)| n).join(", ")
+    )]
+    UnknownKey(String),
+    #[error("{0}")]
+    Toml(#[from] toml::de::Error),
+    #[error(
+        "unknown action {0:?}; the actions are: {names}",
+        names = Action::ALL.map(|a| a.name()).join(", ")
+    )]
+    UnknownAction(String),
+    /// An action's list of keys holds something other than strings.
+    #[error("{0}: keys must be strings")]
+    NotStrings(String),
+    #[error("{0}: expected a key or a list of keys")]
+    NotKeys(String),
+}
+
 /// Everything a key can do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Action {
@@ -290,7 +312,7 @@ const NAMED: [(&str, KeyCode); 13] = [
 ];
 
 impl Key {
-    pub fn parse(s: &str) -> Result<Key, String> {
+    pub fn parse(s: &str) -> Result<Key, KeyError> {
         let mut key = Key {
             code: KeyCodeOrd::Char(' '),
             ctrl: false,
@@ -328,10 +350,7 @@ impl Key {
             // Ctrl+letter is case-blind; a capital letter is its own key.
             KeyCodeOrd::Char(if key.ctrl { c.to_ascii_lowercase() } else { c })
         } else {
-            return Err(format!(
-                "unknown key {s:?}: expected a character, Space, F1-F12, or one of {}, optionally after Ctrl+, Shift+ or Alt+",
-                NAMED.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
-            ));
+            return Err(KeyError::UnknownKey(s.to_string()));
         };
         Ok(key)
     }
@@ -428,21 +447,13 @@ impl Keymap {
     }
 
     /// The defaults, with the actions named in `text` (a `keys.toml`) rebound.
-    pub fn from_toml(text: &str) -> Result<Keymap, String> {
-        let table: BTreeMap<String, toml::Value> =
-            toml::from_str(text).map_err(|e| e.to_string())?;
+    pub fn from_toml(text: &str) -> Result<Keymap, KeyError> {
+        let table: BTreeMap<String, toml::Value> = toml::from_str(text)?;
         let mut map = Keymap::default();
         for (name, value) in table {
-            let action = Action::ALL
-                .iter()
-                .copied()
-                .find(|a| a.name() == name)
-                .ok_or_else(|| {
-                    format!(
-                        "unknown action {name:?}; the actions are: {}",
-                        Action::ALL.map(|a| a.name()).join(", ")
-                    )
-                })?;
+            let Some(action) = Action::ALL.iter().copied().find(|a| a.name() == name) else {
+                return Err(KeyError::UnknownAction(name));
+            };
             let list: Vec<String> = match value {
                 toml::Value::String(s) => vec![s],
                 toml::Value::Array(a) => a
@@ -450,10 +461,10 @@ impl Keymap {
                     .map(|v| {
                         v.as_str()
                             .map(str::to_string)
-                            .ok_or_else(|| format!("{name}: keys must be strings"))
+                            .ok_or_else(|| KeyError::NotStrings(name.clone()))
                     })
                     .collect::<Result<_, _>>()?,
-                _ => return Err(format!("{name}: expected a key or a list of keys")),
+                _ => return Err(KeyError::NotKeys(name)),
             };
             let keys = list
                 .iter()
@@ -570,16 +581,19 @@ mod tests {
         assert!(
             Keymap::from_toml("jump = \"x\"")
                 .unwrap_err()
+                .to_string()
                 .contains("unknown action")
         );
         assert!(
             Keymap::from_toml("undo = \"Hyper+x\"")
                 .unwrap_err()
+                .to_string()
                 .contains("unknown key")
         );
         assert!(
             Keymap::from_toml("undo = 3")
                 .unwrap_err()
+                .to_string()
                 .contains("expected a key")
         );
     }

@@ -21,6 +21,7 @@ pub mod replay;
 pub mod selection;
 pub mod session;
 pub mod status;
+pub mod text;
 pub mod theme;
 pub mod view;
 
@@ -76,22 +77,22 @@ pub fn load_config(theme_flag: Option<&str>) -> Result<(Keymap, Theme, Settings)
     let dir = config_dir();
     let read = |name: &str| dir.as_ref().map(|d| d.join(name)).filter(|p| p.exists());
     // Only a regular file of a sane size: a FIFO would block the game's start.
+    let file = |p: &PathBuf| p.display().to_string();
     let text = |p: &PathBuf| {
         let bytes = taikyoku_core::files::read_file(p).map_err(|source| TuiError::Read {
-            file: p.display().to_string(),
+            file: file(p),
             source,
         })?;
         String::from_utf8(bytes).map_err(|e| TuiError::Read {
-            file: p.display().to_string(),
+            file: file(p),
             source: io::Error::new(io::ErrorKind::InvalidData, e),
         })
     };
-    let bad = |p: &PathBuf, message: String| TuiError::Settings {
-        file: p.display().to_string(),
-        message,
-    };
     let keymap = match read("keys.toml") {
-        Some(p) => Keymap::from_toml(&text(&p)?).map_err(|e| bad(&p, e))?,
+        Some(p) => Keymap::from_toml(&text(&p)?).map_err(|source| TuiError::Keys {
+            file: file(&p),
+            source,
+        })?,
         None => Keymap::default(),
     };
     let mut theme_name = theme_flag.map(str::to_string);
@@ -99,14 +100,17 @@ pub fn load_config(theme_flag: Option<&str>) -> Result<(Keymap, Theme, Settings)
         confirm_own_captures: true,
     };
     if let Some(p) = read("config.toml") {
-        let v: toml::Table = toml::from_str(&text(&p)?).map_err(|e| bad(&p, e.to_string()))?;
+        let v: toml::Table = toml::from_str(&text(&p)?).map_err(|source| TuiError::Config {
+            file: file(&p),
+            source,
+        })?;
         if theme_name.is_none() {
             theme_name = v.get("theme").and_then(|t| t.as_str()).map(str::to_string);
         }
         if let Some(c) = v.get("confirm_own_captures") {
             settings.confirm_own_captures = c
                 .as_bool()
-                .ok_or_else(|| bad(&p, "confirm_own_captures must be true or false".into()))?;
+                .ok_or_else(|| TuiError::ConfirmOwnCaptures { file: file(&p) })?;
         }
     }
     let theme = match theme_name {

@@ -1,8 +1,9 @@
 //! The side panels: the piece card, the minimap and the move list. They draw what the board
 //! and the game show; they take no keys.
 
-use super::board::{Board, mark};
+use super::board::Board;
 use super::replay::Replay;
+use super::text::{CARD_LEGEND, capital, count, wrapped_rows};
 use super::theme::Theme;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -12,6 +13,7 @@ use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
 use taikyoku_core::card::Cards;
 use taikyoku_core::catalogue::KindId;
 use taikyoku_core::geometry::Side;
+use taikyoku_core::reach::mark;
 use taikyoku_records::history::History;
 
 /// "Frozen by White's Skyward net on 9.5: it cannot move." for a piece under the cursor that
@@ -27,7 +29,7 @@ fn held_text(h: &History, board: &Board) -> Option<String> {
     let p = h.position().piece_at(by)?;
     Some(format!(
         "{how} by {}'s {} on {}: {what}.",
-        capital_side(p.side),
+        capital(p.side.name()),
         h.rules().catalogue().kind(p.kind).name,
         h.rules().dims().square_name(by)
     ))
@@ -96,7 +98,7 @@ impl CardPanel {
                 let mut facts = Vec::new();
                 match piece {
                     Some(p) => {
-                        facts.push(capital_side(p.side));
+                        facts.push(capital(p.side.name()));
                         if p.promoted {
                             facts.push("promoted".to_string());
                         }
@@ -135,7 +137,7 @@ impl CardPanel {
                 if piece.is_some() {
                     lines.push(Line::from(format!(
                         "{} it can reach from here",
-                        crate::text::count(moves, "square")
+                        count(moves, "square")
                     )));
                 }
                 for row in card.movement.diagram.lines() {
@@ -147,13 +149,7 @@ impl CardPanel {
             }
         }
         lines.push(Line::from(""));
-        lines.push(Line::styled(
-            "Board: o move * jump x capture ! on the way",
-            t.label,
-        ));
-        lines.push(Line::styled("# range capture + promotes @ go on", t.label));
-        lines.push(Line::styled("% shoot $ burnt = frozen - silenced", t.label));
-        lines.push(Line::styled("~ last move took & royal in danger", t.label));
+        lines.extend(CARD_LEGEND.map(|l| Line::styled(l, t.label)));
         // Scrolled as the player asked, never past the end; the title says when there is more.
         let rows = wrapped_rows(&lines, inner.width);
         let max = rows.saturating_sub(inner.height);
@@ -178,15 +174,6 @@ impl CardPanel {
     }
 }
 
-/// About how many rows `lines` wrap to in `width` cells.
-fn wrapped_rows(lines: &[Line], width: u16) -> u16 {
-    let w = width.max(1) as usize;
-    lines
-        .iter()
-        .map(|l| l.width().max(1).div_ceil(w) as u16)
-        .sum()
-}
-
 /// The entries of the diagram's key for the symbols this diagram uses.
 fn diagram_key(diagram: &str) -> Vec<String> {
     taikyoku_core::explain::LEGEND
@@ -199,10 +186,6 @@ fn diagram_key(diagram: &str) -> Vec<String> {
         })
         .map(str::to_string)
         .collect()
-}
-
-fn capital_side(s: Side) -> String {
-    super::app::capital(s.name())
 }
 
 /// The whole board at a glance.

@@ -4,8 +4,9 @@
 //! freezes; a stop flag makes it move at once. Each job has an id: what a stopped or stale job
 //! posts is ignored.
 
-use super::engine::{Engine, Handle, MARGIN, clock_text};
+use super::engine::{Engine, Handle, MARGIN};
 use super::msg::Msg;
+use super::text::{capital, clock_text, score_text};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};
@@ -339,7 +340,7 @@ impl Players {
 
     /// "Computer (White)", "tomatene (Black)", "White".
     pub fn label(&self, side: Side) -> String {
-        let s = super::app::capital(side.name());
+        let s = capital(side.name());
         match self.of(side) {
             Player::Human => s,
             Player::Computer(_) => format!("Computer ({s})"),
@@ -622,11 +623,6 @@ pub fn describe(t: &Thinking) -> String {
         }
     }
     parts.join(" · ")
-}
-
-/// A score in pawns, from the mover's side: "+0.35".
-pub fn score_text(centipawns: i32) -> String {
-    format!("{:+.2}", centipawns as f64 / 100.0)
 }
 
 #[cfg(test)]

@@ -191,7 +191,7 @@ pub fn danger_text(h: &History, danger: &[(Square, Square)]) -> Option<String> {
         .map(|&(royal, by)| {
             format!(
                 "{}'s {} can be taken (by the {})!",
-                super::app::capital(pos.to_move().name()),
+                super::text::capital(pos.to_move().name()),
                 name(royal),
                 name(by)
             )

@@ -123,7 +123,7 @@ impl Replay {
     pub fn welcome(h: &History, keys: &Keymap) -> String {
         format!(
             "Replay of {}: {} on, {} back, {} autoplay, {} play on from here.",
-            crate::text::count(h.line().len(), "move"),
+            super::text::count(h.line().len(), "move"),
             keys.keys_of(Action::ReplayNext),
             keys.keys_of(Action::ReplayPrev),
             keys.keys_of(Action::Autoplay),

@@ -2,13 +2,28 @@
 //! and the autosave. Every change to the game is saved at once (the autosave), before the
 //! screen shows it, so that no move on screen is ever lost.
 
+use super::text::{count, when};
 use std::path::PathBuf;
 use taikyoku_core::geometry::Side;
 use taikyoku_core::moves::Move;
 use taikyoku_core::position::EndReason;
+use taikyoku_core::rules::RulesError;
 use taikyoku_records::history::{History, Played, Undone};
 use taikyoku_records::record::{Record, Replay};
-use taikyoku_records::store::{self, Overwrite, Stamp};
+use taikyoku_records::store::{self, Overwrite, Stamp, StoreError};
+
+/// Why a save did not happen (said on the status line as it is written here).
+#[derive(Debug, thiserror::Error)]
+pub enum SaveError {
+    /// The games folder could not be made.
+    #[error("Not saved: {}: {source}", dir.display())]
+    GamesDir {
+        dir: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("Not saved: {0}")]
+    Store(#[from] StoreError),
+}
 
 /// Where the game is written.
 #[derive(Clone, Debug, Default)]
@@ -97,8 +112,8 @@ impl Session {
     }
 
     /// Plays a legal move (an illegal one is refused, saying why) and saves the game.
-    pub fn play(&mut self, m: &Move) -> Result<Saved<Played>, String> {
-        let played = self.history.play(m).map_err(|e| e.to_string())?.clone();
+    pub fn play(&mut self, m: &Move) -> Result<Saved<Played>, RulesError> {
+        let played = self.history.play(m)?.clone();
         Ok((played, self.persist()))
     }
 
@@ -167,12 +182,15 @@ impl Session {
     /// Saves to `path` and saves there from now on: this game's own file again (unless another
     /// program changed it since), a new file, or — when the player said so — another game's
     /// record. A file that is not a record is never replaced.
-    pub fn save_to(&mut self, path: PathBuf, replace: bool) -> Result<String, String> {
+    pub fn save_to(&mut self, path: PathBuf, replace: bool) -> Result<String, SaveError> {
         self.record.update(&self.history);
         if let Some(d) = &self.files.games_dir
             && path.parent() == Some(d.as_path())
         {
-            std::fs::create_dir_all(d).map_err(|e| format!("Not saved: {}: {e}", d.display()))?;
+            std::fs::create_dir_all(d).map_err(|source| SaveError::GamesDir {
+                dir: d.clone(),
+                source,
+            })?;
         }
         let result = if self.files.save.as_ref() == Some(&path) {
             save_over(&path, &self.record, self.files.save_stamp)
@@ -188,7 +206,7 @@ impl Session {
             Ok(stamp) => {
                 let said = format!(
                     "Saved {} to {}.",
-                    crate::text::count(self.record.moves().len(), "move"),
+                    count(self.record.moves().len(), "move"),
                     path.display()
                 );
                 self.files.save = Some(path);
@@ -196,13 +214,13 @@ impl Session {
                 self.files.unsaved = None;
                 Ok(said)
             }
-            Err(e) => Err(format!("Not saved: {e}")),
+            Err(e) => Err(e.into()),
         }
     }
 
     /// Leaves a replay: a new game from the shown position, saved as a new record. Says where
     /// it was saved, or why it was not.
-    pub fn branch(&mut self) -> Result<Option<PathBuf>, String> {
+    pub fn branch(&mut self) -> Result<Option<PathBuf>, StoreError> {
         self.history = self.history.branch(self.history.point());
         self.record = self.record.branch(&self.history);
         self.read_only = false;
@@ -213,7 +231,7 @@ impl Session {
         let Some(dir) = &self.files.autosave_dir else {
             return Ok(None);
         };
-        let path = store::start_autosave(dir, &self.record).map_err(|e| e.to_string())?;
+        let path = store::start_autosave(dir, &self.record)?;
         self.files.autosave = Some(path.clone());
         Ok(Some(path))
     }
@@ -266,82 +284,8 @@ pub fn summary(path: &std::path::Path, r: &Record) -> String {
         player(&r.white),
         r.rules,
         r.game,
-        crate::text::count(r.moves().len(), "move"),
+        count(r.moves().len(), "move"),
     )
-}
-
-/// A record's date (RFC 3339, UTC) as people read it, in local time, seen from `now`: "today
-/// 21:14", "yesterday 09:02", "3 Nov 18:40", "3 Nov 2025 18:40"; a date that cannot be read
-/// as it is written.
-pub fn when(date: &str, now: std::time::SystemTime) -> String {
-    let (Ok(then), Some(today)) = (humantime::parse_rfc3339_weak(date), local(now)) else {
-        return date.to_string();
-    };
-    let Some(t) = local(then) else {
-        return date.to_string();
-    };
-    let yesterday = now
-        .checked_sub(std::time::Duration::from_secs(24 * 3600))
-        .and_then(local);
-    let day = |d: &Local| (d.year, d.month, d.day);
-    let time = format!("{:02}:{:02}", t.hour, t.minute);
-    const MONTHS: [&str; 12] = [
-        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-    ];
-    let month = MONTHS[t.month.clamp(1, 12) as usize - 1];
-    if day(&t) == day(&today) {
-        format!("today {time}")
-    } else if yesterday.is_some_and(|y| day(&y) == day(&t)) {
-        format!("yesterday {time}")
-    } else if t.year == today.year {
-        format!("{} {month} {time}", t.day)
-    } else {
-        format!("{} {month} {} {time}", t.day, t.year)
-    }
-}
-
-/// A moment in the local time zone.
-struct Local {
-    year: i32,
-    month: i32,
-    day: i32,
-    hour: i32,
-    minute: i32,
-}
-
-/// `t` in the local time zone (UTC where the system does not say).
-fn local(t: std::time::SystemTime) -> Option<Local> {
-    let secs = t.duration_since(std::time::UNIX_EPOCH).ok()?.as_secs();
-    #[cfg(unix)]
-    {
-        let secs = libc::time_t::try_from(secs).ok()?;
-        // SAFETY: an all-zero `tm` is a valid value of the plain C struct; localtime_r reads
-        // `secs` and writes only into `tm` (a null return, a failure, is checked).
-        let (tm, ok) = unsafe {
-            let mut tm: libc::tm = std::mem::zeroed();
-            let ok = !libc::localtime_r(&secs, &mut tm).is_null();
-            (tm, ok)
-        };
-        ok.then_some(Local {
-            year: tm.tm_year + 1900,
-            month: tm.tm_mon + 1,
-            day: tm.tm_mday,
-            hour: tm.tm_hour,
-            minute: tm.tm_min,
-        })
-    }
-    #[cfg(not(unix))]
-    {
-        let text = humantime::format_rfc3339_seconds(t).to_string();
-        let num = |r: std::ops::Range<usize>| text.get(r)?.parse().ok();
-        Some(Local {
-            year: num(0..4)?,
-            month: num(5..7)?,
-            day: num(8..10)?,
-            hour: num(11..13)?,
-            minute: num(14..16)?,
-        })
-    }
 }
 
 /// Where a name typed at the save prompt goes: `~/` is the home directory; a relative name
@@ -385,33 +329,10 @@ pub fn describe(r: &Record) -> String {
         "{} vs {}, {}",
         player(&r.black),
         player(&r.white),
-        crate::text::count(r.moves().len(), "move")
+        count(r.moves().len(), "move")
     );
     if !r.started.is_empty() {
         s.push_str(&format!(", started {}", r.started));
     }
     s
-}
-
-#[cfg(test)]
-mod tests {
-    use super::when;
-    use std::time::{Duration, SystemTime};
-
-    #[test]
-    fn dates_read_as_people_say_them() {
-        let now = humantime::parse_rfc3339("2026-12-01T12:00:00Z").unwrap();
-        let at = |t: SystemTime| humantime::format_rfc3339_seconds(t).to_string();
-        assert!(when(&at(now), now).starts_with("today "));
-        let day = Duration::from_secs(24 * 3600);
-        assert!(when(&at(now - day), now).starts_with("yesterday "));
-        let june = when("2026-06-15T12:00:00Z", now);
-        assert!(june.contains(" Jun ") && !june.contains("2026"), "{june}");
-        let old = when("2020-03-05T12:00:00Z", now);
-        assert!(old.contains(" Mar 2020 "), "{old}");
-        let hm = old.rsplit(' ').next().unwrap();
-        assert!(hm.len() == 5 && hm.as_bytes()[2] == b':', "{old}");
-        assert_eq!(when("soon", now), "soon");
-        assert_eq!(when("", now), "");
-    }
 }

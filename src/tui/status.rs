@@ -2,10 +2,10 @@
 //! hint line under it (the main keys, from the keymap).
 
 use super::dialogs::Dialog;
-use super::engine::clock_text;
 use super::keys::{Action, Keymap};
 use super::msg::Msg;
 use super::players::{self, Players, Purpose, Thinking};
+use super::text::{capital, clock_text, split_at_width};
 use super::theme::Theme;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -65,12 +65,8 @@ impl Status {
         let to_move = h.position().to_move();
         let clock = |s: Side| left[s.index()].map_or(String::new(), |d| clock_text(d) + " ");
         let turn = match h.outcome() {
-            Some(o) => format!(" {} won ", super::app::capital(o.winner.name())),
-            None => format!(
-                " {} to move {}",
-                super::app::capital(to_move.name()),
-                clock(to_move)
-            ),
+            Some(o) => format!(" {} won ", capital(o.winner.name())),
+            None => format!(" {} to move {}", capital(to_move.name()), clock(to_move)),
         };
         let side_style = |s: Side| if s == Side::Black { t.black } else { t.white };
         let turn_style = side_style(to_move).add_modifier(Modifier::REVERSED);
@@ -78,7 +74,7 @@ impl Status {
         let mut x = area.x + turn.width() as u16 + 1;
         let other = to_move.opponent();
         if let Some(d) = left[other.index()].filter(|_| h.outcome().is_none()) {
-            let text = format!("{} {}", super::app::capital(other.name()), clock_text(d));
+            let text = format!("{} {}", capital(other.name()), clock_text(d));
             buf.set_string(x, area.y, &text, side_style(other));
             x += text.width() as u16 + 1;
         }
@@ -110,29 +106,6 @@ impl Status {
         }
         rest.map(|r| (r.to_string(), style))
     }
-}
-
-/// `text` cut at the last blank that leaves it within `width` cells, and the rest (none when
-/// it all fits).
-fn split_at_width(text: &str, width: usize) -> (&str, Option<&str>) {
-    if text.width() <= width {
-        return (text, None);
-    }
-    let mut cut = 0;
-    let mut used = 0;
-    for (i, c) in text.char_indices() {
-        used += c.to_string().width();
-        if used > width {
-            break;
-        }
-        if c == ' ' {
-            cut = i;
-        }
-    }
-    if cut == 0 {
-        return (text, None);
-    }
-    (&text[..cut], Some(text[cut..].trim_start()))
 }
 
 /// The hint line, from the keymap.
@@ -203,10 +176,7 @@ pub fn thinking_text(k: &Keymap, players: &Players, t: &Thinking) -> String {
     let who = match t.purpose {
         Purpose::Move if players.is_engine(t.side) => format!("{} thinks", players.label(t.side)),
         Purpose::Move => format!("{} thinks ({now} moves now)", players.label(t.side)),
-        Purpose::Hint => format!(
-            "A hint for {} ({now} at once)",
-            super::app::capital(t.side.name())
-        ),
+        Purpose::Hint => format!("A hint for {} ({now} at once)", capital(t.side.name())),
     };
     format!("{who}: {}", players::describe(t))
 }

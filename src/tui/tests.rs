@@ -2,7 +2,6 @@
 //! test buffer.
 
 use super::app::App;
-use super::board::mark;
 use super::dialogs::{ConfirmKind, Dialog};
 use super::keys::Keymap;
 use super::msg::Msg;
@@ -18,6 +17,7 @@ use ratatui::layout::Rect;
 use taikyoku_core::game::Game;
 use taikyoku_core::geometry::Side;
 use taikyoku_core::piece::Piece;
+use taikyoku_core::reach::mark;
 use taikyoku_core::rules::Rules;
 
 fn rules(name: &str) -> Rules {

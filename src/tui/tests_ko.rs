@@ -123,7 +123,7 @@ fn a_shot_is_entered_leg_by_leg_landing_then_target() {
     assert!(cell(&app, 10, 13).starts_with('%'));
     assert!(!cell(&app, 5, 10).starts_with('%'), "{}", cell(&app, 5, 10));
     let flags = app.board.overlay[sq(&app, 10, 13).0 as usize];
-    assert_ne!(flags & super::board::mark::NEXT_SHOT, 0);
+    assert_ne!(flags & taikyoku_core::reach::mark::NEXT_SHOT, 0);
     // The cursor on the target says what the move does, and marks what it removes.
     goto(&mut app, 10, 13);
     key(&mut app, KeyCode::Down);

@@ -26,9 +26,6 @@ const CARD_MIN: u16 = 10;
 const MOVES_MIN: u16 = 5;
 const MOVES_WANT: u16 = 10;
 
-/// The overlay glyphs, for the legend and the help.
-pub const LEGEND: &str = "o move (on a piece: its way back)   * jump   x capture   % shot from afar (choose it to shoot)   $ burnt   = frozen by an enemy net (cannot move)   - silenced by an enemy fog (cannot shoot)   ! taken on the way   # removed by range capture   + promotes   @ a multi-leg move can pass here   ~ taken by the last move   & royal that can be taken   ^ v the way a piece faces (Black's up unless the board is turned)   underlined = promoted";
-
 /// How wide the side panel is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PanelWidth {
