@@ -93,6 +93,50 @@ fn from_table(score: i32, ply: usize) -> i32 {
     }
 }
 
+/// A node as the parts of [`Worker::node`] see it.
+#[derive(Clone, Copy)]
+struct Node {
+    /// The depth left, the extension included.
+    depth: i32,
+    /// The window the node was called with.
+    alpha: i32,
+    beta: i32,
+    ply: usize,
+    /// The material balance from the side to move's view.
+    mat: i32,
+    /// The side to move's last royal is attacked: nothing is pruned.
+    threatened: bool,
+    root: bool,
+    /// An open window (a principal-variation node): nothing is pruned.
+    pv: bool,
+}
+
+impl Node {
+    /// The table's score, if the entry `e` settles the node without a search.
+    fn table_cut(&self, e: &Entry) -> Option<i32> {
+        if self.root || self.pv || e.depth < self.depth {
+            return None;
+        }
+        let s = from_table(e.score, self.ply);
+        let cut = match e.bound {
+            Bound::Exact => true,
+            Bound::Lower => s >= self.beta,
+            Bound::Upper => s <= self.alpha,
+        };
+        cut.then_some(s)
+    }
+}
+
+/// What a node's move loop carries from one move to the next.
+struct Best {
+    /// The window's lower end, raised by every better move.
+    alpha: i32,
+    score: i32,
+    mv: Option<Move>,
+    /// The moves searched so far.
+    searched: i32,
+}
+
 /// What the threads of a search share: the table, and how many nodes the helpers searched.
 pub(crate) struct Shared {
     pub table: Table,
@@ -408,7 +452,7 @@ impl Worker {
         &mut self,
         pos: &mut Position,
         depth: i32,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
         ply: usize,
         mat: i32,
@@ -431,56 +475,86 @@ impl Worker {
         if self.check_stop(stop) {
             return 0;
         }
-        let root = ply == 0;
-        let pv_node = beta - alpha > 1;
+        let n = Node {
+            depth,
+            alpha,
+            beta,
+            ply,
+            mat,
+            threatened,
+            root: ply == 0,
+            pv: beta - alpha > 1,
+        };
         let key = pos.hash();
         let hit = self.shared.table.probe(key);
-        if let Some(e) = hit
-            && !root
-            && !pv_node
-            && e.depth >= depth
-        {
-            let s = from_table(e.score, ply);
-            let cut = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
-            if cut {
-                return s;
-            }
+        if let Some(s) = hit.and_then(|e| n.table_cut(&e)) {
+            return s;
         }
-        // Null move: if passing still fails high, a real move will too.
-        if !root && !pv_node && !threatened && depth >= 3 && mat >= beta && beta.abs() < MATE_BOUND
-        {
-            let side = pos.to_move();
-            self.plies[ply].current = None;
-            pos.set_to_move(side.opponent());
-            let r = 2 + depth / 4;
-            let s = -self.node(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, -mat, stop);
-            pos.set_to_move(side);
-            if self.stopped {
-                return 0;
-            }
-            if s >= beta {
-                return beta;
-            }
+        if let Some(s) = self.null_move(pos, &n, stop) {
+            return s;
         }
+        let Some(mut scored) = self.ordered_moves(pos, &n, hit.map_or(0, |e| e.mv)) else {
+            return -(MATE - ply as i32);
+        };
+        let best = self.search_moves(pos, &n, &mut scored, stop);
+        self.plies[ply].scored = scored;
+        self.plies[ply].cached = false;
+        if self.stopped {
+            return best.score.max(alpha);
+        }
+        self.store(key, &n, &best);
+        best.score
+    }
+
+    /// Null move: if passing still fails high, a real move will too. The node's score if it
+    /// settles the node (0 if the search stopped meanwhile).
+    fn null_move(&mut self, pos: &mut Position, n: &Node, stop: &AtomicBool) -> Option<i32> {
+        let Node {
+            depth,
+            beta,
+            ply,
+            mat,
+            ..
+        } = *n;
+        if n.root || n.pv || n.threatened || depth < 3 || mat < beta || beta.abs() >= MATE_BOUND {
+            return None;
+        }
+        let side = pos.to_move();
+        self.plies[ply].current = None;
+        pos.set_to_move(side.opponent());
+        let r = 2 + depth / 4;
+        let s = -self.node(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, -mat, stop);
+        pos.set_to_move(side);
+        if self.stopped {
+            Some(0)
+        } else {
+            (s >= beta).then_some(beta)
+        }
+    }
+
+    /// The node's moves with their ordering keys (`tt_move`: the table's move's fingerprint);
+    /// none when the side to move has no move (it loses).
+    fn ordered_moves(
+        &mut self,
+        pos: &Position,
+        n: &Node,
+        tt_move: u32,
+    ) -> Option<Vec<(i32, Move)>> {
+        let ply = n.ply;
         let mut moves = std::mem::take(&mut self.plies[ply].moves);
         moves.clear();
-        if root {
+        if n.root {
             moves.extend_from_slice(&self.root_moves);
         } else {
             self.generate(pos, ply, false, &mut moves);
         }
         if moves.is_empty() {
             self.plies[ply].moves = moves;
-            return -(MATE - ply as i32);
+            return None;
         }
         self.plies[ply].mobility = Some(moves.len() as u64);
-        let tt_move = hit.map_or(0, |e| e.mv);
         let mut scored = std::mem::take(&mut self.plies[ply].scored);
-        if root {
+        if n.root {
             movepick::score_root(&moves, self.id % 2 == 1, &mut scored);
         } else {
             let hints = Hints {
@@ -491,99 +565,137 @@ impl Worker {
             movepick::score_moves(&self.eval, &self.rules, pos, &moves, hints, &mut scored);
         }
         self.plies[ply].moves = moves;
-        let alpha0 = alpha;
-        let mut best = -INF;
-        let mut best_move = None;
-        let mut searched = 0;
+        Some(scored)
+    }
+
+    /// Searches the node's moves, best-ordered first, until one fails high (a quiet one that
+    /// does is rewarded); futility skips hopeless quiet moves near the leaves.
+    fn search_moves(
+        &mut self,
+        pos: &mut Position,
+        n: &Node,
+        scored: &mut [(i32, Move)],
+        stop: &AtomicBool,
+    ) -> Best {
+        let mut best = Best {
+            alpha: n.alpha,
+            score: -INF,
+            mv: None,
+            searched: 0,
+        };
         for i in 0..scored.len() {
-            movepick::pick(&mut scored, i);
+            movepick::pick(scored, i);
             let m = scored[i].1;
             let gain = self.eval.move_gain(&self.rules, pos, &m);
             let quiet = !m.captures() && !m.promotes();
             // Futility: near the leaves a quiet move cannot lift a hopeless score.
-            if !pv_node
-                && !threatened
+            if !n.pv
+                && !n.threatened
                 && quiet
-                && searched > 0
-                && depth <= 2
-                && mat + 150 * depth <= alpha
+                && best.searched > 0
+                && n.depth <= 2
+                && n.mat + 150 * n.depth <= best.alpha
             {
                 continue;
             }
             // The replies' cache; above the leaves from the first move on, as the mobility
             // term counts the leaves' moves from it.
             let leaves =
-                depth == 1 && self.eval.weights.mobility != 0 && self.eval.weights.exact != 0;
-            if (searched == 1 || leaves) && !self.plies[ply].cached {
-                let them = pos.to_move().opponent();
-                self.plies[ply].cache.build(&self.rules, pos, them);
-                self.plies[ply].cached = true;
+                n.depth == 1 && self.eval.weights.mobility != 0 && self.eval.weights.exact != 0;
+            if (best.searched == 1 || leaves) && !self.plies[n.ply].cached {
+                self.cache_replies(pos, n.ply);
             }
-            let killer = self.plies[ply].killers.contains(&m);
-            self.plies[ply].current = Some(m);
-            let undo = self.rules.make(pos, &m);
-            let child = -(mat + gain + self.eval.effects_gain(pos, &undo));
-            let mut s;
-            if searched == 0 {
-                s = -self.node(pos, depth - 1, -beta, -alpha, ply + 1, child, stop);
-            } else {
-                let r = if depth >= 3 && searched >= 3 && quiet && !killer && !threatened {
-                    (1 + searched / 12 + depth / 6).min(depth - 2)
-                } else {
-                    0
-                };
-                s = -self.node(pos, depth - 1 - r, -alpha - 1, -alpha, ply + 1, child, stop);
-                if s > alpha && r > 0 && !self.stopped {
-                    s = -self.node(pos, depth - 1, -alpha - 1, -alpha, ply + 1, child, stop);
-                }
-                if s > alpha && s < beta && !self.stopped {
-                    s = -self.node(pos, depth - 1, -beta, -alpha, ply + 1, child, stop);
-                }
-            }
-            self.rules.unmake(pos, undo);
+            let s = self.search_move(pos, n, &best, m, gain, stop);
             if self.stopped {
                 break;
             }
-            searched += 1;
-            if s > best {
-                best = s;
-                best_move = Some(m);
-                if s > alpha {
-                    alpha = s;
-                    self.update_pv(ply, m);
-                    if root {
+            best.searched += 1;
+            if s > best.score {
+                best.score = s;
+                best.mv = Some(m);
+                if s > best.alpha {
+                    best.alpha = s;
+                    self.update_pv(n.ply, m);
+                    if n.root {
                         self.root_best = Some((m, s));
                     }
-                    if s >= beta {
+                    if s >= n.beta {
                         if quiet {
-                            self.reward(ply, &m, depth);
+                            self.reward(n.ply, &m, n.depth);
                         }
                         break;
                     }
                 }
             }
         }
-        self.plies[ply].scored = scored;
-        self.plies[ply].cached = false;
-        if self.stopped {
-            return best.max(alpha0);
+        best
+    }
+
+    /// Searches move `m` (gaining `gain`) of node `n`, the loop being at `best`: the first
+    /// move with the whole window, the others with a null window (reduced when late and
+    /// quiet), searched again in full if they rise above alpha.
+    fn search_move(
+        &mut self,
+        pos: &mut Position,
+        n: &Node,
+        best: &Best,
+        m: Move,
+        gain: i32,
+        stop: &AtomicBool,
+    ) -> i32 {
+        let (depth, alpha, beta, ply) = (n.depth, best.alpha, n.beta, n.ply);
+        let quiet = !m.captures() && !m.promotes();
+        let killer = self.plies[ply].killers.contains(&m);
+        self.plies[ply].current = Some(m);
+        let undo = self.rules.make(pos, &m);
+        let child = -(n.mat + gain + self.eval.effects_gain(pos, &undo));
+        let searched = best.searched;
+        let mut s;
+        if searched == 0 {
+            s = -self.node(pos, depth - 1, -beta, -alpha, ply + 1, child, stop);
+        } else {
+            let r = if depth >= 3 && searched >= 3 && quiet && !killer && !n.threatened {
+                (1 + searched / 12 + depth / 6).min(depth - 2)
+            } else {
+                0
+            };
+            s = -self.node(pos, depth - 1 - r, -alpha - 1, -alpha, ply + 1, child, stop);
+            if s > alpha && r > 0 && !self.stopped {
+                s = -self.node(pos, depth - 1, -alpha - 1, -alpha, ply + 1, child, stop);
+            }
+            if s > alpha && s < beta && !self.stopped {
+                s = -self.node(pos, depth - 1, -beta, -alpha, ply + 1, child, stop);
+            }
         }
-        let bound = if best >= beta {
+        self.rules.unmake(pos, undo);
+        s
+    }
+
+    /// Builds the cache of the replies to the moves at `ply`: each child then gets its list
+    /// incrementally.
+    fn cache_replies(&mut self, pos: &Position, ply: usize) {
+        let them = pos.to_move().opponent();
+        self.plies[ply].cache.build(&self.rules, pos, them);
+        self.plies[ply].cached = true;
+    }
+
+    /// Stores what node `n` found in the table.
+    fn store(&self, key: u64, n: &Node, best: &Best) {
+        let bound = if best.score >= n.beta {
             Bound::Lower
-        } else if best > alpha0 {
+        } else if best.score > n.alpha {
             Bound::Exact
         } else {
             Bound::Upper
         };
         let entry = Entry {
-            mv: best_move.map_or(0, |m| fingerprint(&m)),
-            score: to_table(best, ply),
-            depth,
+            mv: best.mv.map_or(0, |m| fingerprint(&m)),
+            score: to_table(best.score, n.ply),
+            depth: n.depth,
             bound,
             generation: self.generation,
         };
         self.shared.table.store(key, entry);
-        best
     }
 
     /// The moves of the side to move at `ply` (only captures that may gain if `captures`: the
@@ -718,9 +830,7 @@ impl Worker {
             let m = scored[i].1;
             let gain = self.eval.move_gain(&self.rules, pos, &m);
             if i == 1 && scored.len() > 2 && qdepth + 1 < QUIESCENCE_DEPTH {
-                let them = pos.to_move().opponent();
-                self.plies[ply].cache.build(&self.rules, pos, them);
-                self.plies[ply].cached = true;
+                self.cache_replies(pos, ply);
             }
             self.plies[ply].current = Some(m);
             let undo = self.rules.make(pos, &m);
