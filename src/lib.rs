@@ -5,7 +5,6 @@
 //!
 //! Bottom to top: [`text`] → [`tui`] → [`cli`].
 
-pub mod atsi_engine;
 pub mod cli;
 pub mod text;
 pub mod tui;

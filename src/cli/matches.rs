@@ -46,10 +46,20 @@ pub struct MatchArgs {
     pub position: PositionArgs,
 }
 
-fn handshake_seconds(s: &str) -> Result<f64, String> {
+/// `--handshake-timeout`'s value when it is not one.
+#[derive(Debug, thiserror::Error)]
+#[error("{text} is not a number of seconds from 0.01 to 3600")]
+pub struct HandshakeSecondsError {
+    /// What was given.
+    pub text: String,
+}
+
+fn handshake_seconds(s: &str) -> Result<f64, HandshakeSecondsError> {
     match s.parse::<f64>() {
         Ok(t) if (0.01..=3600.0).contains(&t) => Ok(t),
-        _ => Err(format!("{s} is not a number of seconds from 0.01 to 3600")),
+        _ => Err(HandshakeSecondsError {
+            text: s.to_string(),
+        }),
     }
 }
 

@@ -7,6 +7,7 @@
 //! this one (the clap definitions of the command line and the dispatch).
 
 pub mod analysis;
+pub mod engine;
 pub mod error;
 pub mod load;
 pub mod matches;
@@ -78,7 +79,7 @@ pub enum Command {
     Values(analysis::ValuesArgs),
     /// Be an ATSI v00 engine on stdin/stdout, or over WebSocket with --listen (the ATSA
     /// site's Play page connects to it).
-    Engine(crate::atsi_engine::EngineArgs),
+    Engine(engine::EngineArgs),
     /// Play games between two ATSI engines: records, a line per game, score and Elo.
     Match(matches::MatchArgs),
 }
@@ -114,9 +115,7 @@ pub fn run(
         Some(Command::Board(a)) => positions::board(g, rs, a),
         Some(Command::Record(c)) => records::record(g, rs, c),
         Some(Command::Check(a)) => records::check(g, rs, a),
-        Some(Command::Engine(a)) => {
-            crate::atsi_engine::run(load_rules(g, rs)?, &a).map_err(CliError::Usage)
-        }
+        Some(Command::Engine(a)) => engine::run(load_rules(g, rs)?, &a),
         Some(Command::Bestmove(a)) => analysis::bestmove(g, rs, a),
         Some(Command::Values(a)) => analysis::values(g, rs, a),
         Some(Command::Match(a)) => matches::run(load_rules(g, rs)?, a),

@@ -6,6 +6,7 @@
 
 use crate::elo::Score;
 use crate::host::{self, EngineLog, EngineProcess, GameResult, HostError};
+use crate::text::plural;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -369,11 +370,6 @@ fn capital(side: Side) -> &'static str {
         Side::Black => "Black",
         Side::White => "White",
     }
-}
-
-/// "1 game", "3 games".
-pub(crate) fn plural(n: u32, what: &str) -> String {
-    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
 /// The final table of a match: each engine's games, wins, draws, losses and points, then the

@@ -1,0 +1,109 @@
+//! `taikyoku engine`: the command line of [`taikyoku_protocol::serve`]. Its options become the
+//! session's [`Settings`]; `--listen` is checked and bound here, then served.
+
+use super::error::CliError;
+use clap::Args;
+use std::net::{SocketAddr, TcpListener, ToSocketAddrs};
+use std::sync::Arc;
+use taikyoku_core::rules::Rules;
+use taikyoku_protocol::serve::{self, Settings};
+
+/// `taikyoku engine`'s options; `setparam` changes them during a session.
+#[derive(Args, Debug, Clone)]
+pub struct EngineArgs {
+    /// How the engine chooses its moves: search (the default), greedy (takes the most
+    /// valuable piece it can) or random.
+    #[arg(long, value_name = "POLICY", default_value = "search")]
+    pub policy: String,
+    /// Search at most this many plies deep.
+    #[arg(long, value_name = "N")]
+    pub depth: Option<u32>,
+    /// Search at most this many nodes a move.
+    #[arg(long, value_name = "N")]
+    pub nodes: Option<u64>,
+    /// Seconds a move (instead of the time manager's share of the clock).
+    #[arg(long, value_name = "SECONDS")]
+    pub movetime: Option<f64>,
+    /// Seed of the greedy and random policies and of the search's tie-breaks.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Transposition table size in MiB.
+    #[arg(long, value_name = "MIB", default_value_t = 64)]
+    pub hash: usize,
+    /// Search threads.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub threads: usize,
+    /// Weights of the evaluation's terms, NAME=N pairs (mobility, stake, hunt; 0 switches
+    /// one off), for A/B matches.
+    #[arg(long, value_name = "WEIGHTS", default_value = "")]
+    pub eval: String,
+    /// Play only moves ATSA's web host can judge (see the README).
+    #[arg(long)]
+    pub atsa_host_safe: bool,
+    /// Serve ATSI over WebSocket on this address (for the ATSA site's Play page), one game at
+    /// a time, instead of stdin/stdout.
+    #[arg(long, value_name = "ADDR:PORT")]
+    pub listen: Option<String>,
+    /// Allow --listen on an address other than the loopback (anyone who can reach it can play).
+    #[arg(long)]
+    pub allow_remote: bool,
+}
+
+impl EngineArgs {
+    /// The session's settings, checked in the order the options are listed.
+    fn settings(&self) -> Result<Settings, CliError> {
+        let usage = |e: serve::SettingsError| CliError::Usage(e.to_string());
+        Ok(Settings {
+            policy: self.policy.parse().map_err(usage)?,
+            depth: self.depth,
+            nodes: self.nodes,
+            movetime: self
+                .movetime
+                .map(Settings::seconds)
+                .transpose()
+                .map_err(usage)?,
+            seed: self.seed,
+            hash: Settings::hash_mib(self.hash as u64),
+            threads: Settings::thread_count(self.threads as u64),
+            host_safe: self.atsa_host_safe,
+            weights: (self.eval.parse()).map_err(|e| CliError::Usage(format!("--eval: {e}")))?,
+        })
+    }
+}
+
+/// Runs `taikyoku engine`.
+pub fn run(rules: Rules, args: &EngineArgs) -> Result<(), CliError> {
+    let settings = args.settings()?;
+    let rules = Arc::new(rules);
+    match &args.listen {
+        Some(addr) => {
+            let addr = listen_addr(addr, args.allow_remote)?;
+            let listener = TcpListener::bind(addr)
+                .map_err(|e| CliError::Usage(format!("--listen {addr}: {e}")))?;
+            serve::websocket(listener, rules, settings).map_err(|e| CliError::Usage(e.to_string()))
+        }
+        None => {
+            serve::stdio(rules, settings).map_err(|e| CliError::Usage(format!("stdin/stdout: {e}")))
+        }
+    }
+}
+
+/// Resolves `--listen`'s address, refusing one off the loopback unless allowed.
+fn listen_addr(addr: &str, allow_remote: bool) -> Result<SocketAddr, CliError> {
+    let a = addr
+        .to_socket_addrs()
+        .map_err(|e| {
+            CliError::Usage(format!(
+                "--listen {addr}: {e} (expected ADDRESS:PORT, such as 127.0.0.1:8080)"
+            ))
+        })?
+        .next()
+        .ok_or_else(|| CliError::Usage(format!("--listen {addr}: no address")))?;
+    if !a.ip().is_loopback() && !allow_remote {
+        return Err(CliError::Usage(format!(
+            "--listen {addr}: not a loopback address; anyone who can reach it could play the \
+             engine (add --allow-remote to mean it)"
+        )));
+    }
+    Ok(a)
+}
