@@ -20,14 +20,10 @@ pub mod stdout;
 
 pub use error::CliError;
 
-use crate::tui::PlayOptions;
-use crate::tui::error::TuiError;
 use clap::{Parser, Subcommand};
 use load::{GameArgs, PositionArgs, load_rules};
 use std::path::PathBuf;
 use taikyoku_core::game::{DataDir, describe_games};
-use taikyoku_core::position::Position;
-use taikyoku_core::rules::Rules;
 
 /// Taikyoku shōgi (大局将棋), the largest historical chess game, in a terminal.
 #[derive(Parser, Debug)]
@@ -93,10 +89,7 @@ fn game_help() -> String {
 }
 
 /// Runs a parsed command line. `play` opens the terminal game.
-pub fn run(
-    cli: Cli,
-    play: impl FnOnce(Rules, Position, PlayOptions) -> Result<(), TuiError>,
-) -> Result<(), CliError> {
+pub fn run(cli: Cli, play: impl play::OpenGame) -> Result<(), CliError> {
     let g = &GameArgs {
         data: cli.data.clone(),
         game: cli.game.clone(),

@@ -17,6 +17,12 @@ use taikyoku_records::record::{Record, Replay};
 use taikyoku_records::store;
 use taikyoku_records::timecontrol::TimeControl;
 
+/// What opens the terminal game on rules, a position and options: `tui::run`, or a test's
+/// stand-in.
+pub trait OpenGame: FnOnce(Rules, Position, PlayOptions) -> Result<(), TuiError> {}
+
+impl<F: FnOnce(Rules, Position, PlayOptions) -> Result<(), TuiError>> OpenGame for F {}
+
 /// Who plays each side in the terminal game.
 #[derive(Args, Debug, Clone, Default)]
 pub struct PlayersArgs {
@@ -91,7 +97,7 @@ fn open_record(
     game: (Record, Replay),
     (ascii, theme, players): (bool, Option<String>, &PlayersArgs),
     read_only: bool,
-    play: impl FnOnce(Rules, Position, PlayOptions) -> Result<(), TuiError>,
+    play: impl OpenGame,
 ) -> Result<(), CliError> {
     let rules = replay_rules(&game.1)?;
     let pos = rules.start_position();
@@ -119,13 +125,10 @@ fn recent_text(games: &[crate::tui::session::Listed]) -> String {
     s += "taikyoku recent N opens game N.\n";
     s
 }
+
 /// A new game in the terminal (no command): the opening, with an offer to resume the last
 /// unfinished game.
-pub fn new_game(
-    g: &GameArgs,
-    rs: &Option<String>,
-    play: impl FnOnce(Rules, Position, PlayOptions) -> Result<(), TuiError>,
-) -> Result<(), CliError> {
+pub fn new_game(g: &GameArgs, rs: &Option<String>, play: impl OpenGame) -> Result<(), CliError> {
     let rules = load_rules(g, rs)?;
     let pos = rules.start_position();
     let options = PlayOptions {
@@ -140,7 +143,7 @@ pub fn play(
     g: &GameArgs,
     rs: &Option<String>,
     a: PlayArgs,
-    play: impl FnOnce(Rules, Position, PlayOptions) -> Result<(), TuiError>,
+    play: impl OpenGame,
 ) -> Result<(), CliError> {
     let game = match &a.load {
         Some(file) => {
@@ -171,7 +174,7 @@ pub fn replay(
     g: &GameArgs,
     rs: &Option<String>,
     a: ReplayArgs,
-    play: impl FnOnce(Rules, Position, PlayOptions) -> Result<(), TuiError>,
+    play: impl OpenGame,
 ) -> Result<(), CliError> {
     refuse_rules(rs, &a.file)?;
     let game = load_replay(g, &a.file)?;
@@ -179,11 +182,7 @@ pub fn replay(
 }
 
 /// `taikyoku recent [N]`: the list of recent games, or the Nth opened to play on.
-pub fn recent(
-    g: &GameArgs,
-    a: RecentArgs,
-    play: impl FnOnce(Rules, Position, PlayOptions) -> Result<(), TuiError>,
-) -> Result<(), CliError> {
+pub fn recent(g: &GameArgs, a: RecentArgs, play: impl OpenGame) -> Result<(), CliError> {
     let dirs = [store::autosave_dir(), store::games_dir()];
     let games = crate::tui::session::recent_games(&dirs);
     let Some(n) = a.number else {
