@@ -27,6 +27,7 @@ mod tui;
 use divan::Bencher;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
+use ratatui::widgets::Widget;
 use taikyoku_core::game::Game;
 use taikyoku_core::rules::Rules;
 use tui::app::App;
@@ -63,7 +64,7 @@ fn full_redraw_240x70(bencher: Bencher, zoom: usize) {
     let mut buf = Buffer::empty(area);
     bencher.bench_local(|| {
         buf.reset();
-        tui::view::draw(divan::black_box(&app), area, &mut buf);
+        divan::black_box(&app).render(area, &mut buf);
     });
 }
 
