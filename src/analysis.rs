@@ -9,8 +9,8 @@ use serde_json::json;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 use taikyoku_core::notation;
-use taikyoku_search::eval;
-use taikyoku_search::search::{Info, Limits, SearchOptions, Searcher};
+use taikyoku_search::values;
+use taikyoku_search::{Info, Limits, SearchOptions, Searcher};
 
 #[derive(Args, Debug)]
 pub struct BestmoveArgs {
@@ -129,7 +129,7 @@ fn notation_line(
 /// `taikyoku values`.
 pub fn values(g: &GameArgs, rs: &Option<String>, a: ValuesArgs) -> Result<(), CliError> {
     let rules = load_rules(g, rs)?;
-    let table = eval::kind_values(&rules);
+    let table = values::kind_values(&rules);
     let kinds = &rules.catalogue().kinds;
     if a.json {
         let list: Vec<_> = table
@@ -163,9 +163,9 @@ pub fn values(g: &GameArgs, rs: &Option<String>, a: ValuesArgs) -> Result<(), Cl
     out(&format!(
         "value = {} × power^{} (+{} royal, +{}% of what promotion adds); power: average moves \
          on crowded sample boards, a capture counting 1.5 per piece it removes",
-        eval::BASE,
-        eval::EXPONENT,
-        eval::ROYAL_BONUS,
-        eval::PROMOTION_SHARE
+        values::BASE,
+        values::EXPONENT,
+        values::ROYAL_BONUS,
+        values::PROMOTION_SHARE
     ))
 }

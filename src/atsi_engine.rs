@@ -19,7 +19,7 @@ use taikyoku_protocol::atsi::{
     self, AtsaHost, AtsiError, EngineReply, HostCommand, Order, ParamType, StartPos,
 };
 use taikyoku_search::eval::Weights;
-use taikyoku_search::search::{self, Clock, Limits, SearchOptions, Searcher};
+use taikyoku_search::{Clock, Limits, SearchOptions, Searcher, players};
 
 /// The longest line (or WebSocket message) read: a TSFEN is about 3 KiB.
 pub const MAX_MESSAGE: usize = 64 << 10;
@@ -492,12 +492,12 @@ impl Session {
         match self.settings.policy {
             Policy::Random => match &allowed {
                 Some(a) => Some((
-                    a[taikyoku_search::eval::Rng(seed ^ pos.hash()).below(a.len())],
+                    a[taikyoku_search::rng::Rng(seed ^ pos.hash()).below(a.len())],
                     None,
                 )),
-                None => search::random_move(&self.rules, pos, seed).map(|m| (m, None)),
+                None => players::random_move(&self.rules, pos, seed).map(|m| (m, None)),
             },
-            Policy::Greedy => match search::greedy_move(&self.rules, pos, seed) {
+            Policy::Greedy => match players::greedy_move(&self.rules, pos, seed) {
                 Some(m) if fits(&m) => Some((m, None)),
                 Some(_) => self.search(pos, allowed, Some(1)),
                 None => None,

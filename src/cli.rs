@@ -333,7 +333,7 @@ pub fn load_rules(g: &GameArgs, rules: &Option<String>) -> Result<Rules, CliErro
 
 pub fn load_position(rules: &Rules, args: &PositionArgs) -> Result<Position, CliError> {
     match &args.position {
-        Some(p) => Ok(notation::load_position(rules, p)?),
+        Some(p) => Ok(notation::load_position(rules, p).map_err(NotationError::from)?),
         None => Ok(rules.start_position()),
     }
 }
@@ -728,7 +728,7 @@ fn pieces(g: &GameArgs, rs: &Option<String>) -> Result<(), CliError> {
 fn moves(g: &GameArgs, rs: &Option<String>, a: MovesArgs) -> Result<(), CliError> {
     let (rules, mut pos) = rules_and_position(g, rs, &a.position, &a.record)?;
     for m in &a.after {
-        let mv = notation::parse_move(&rules, &pos, m)?;
+        let mv = notation::parse_move(&rules, &pos, m).map_err(NotationError::from)?;
         rules.play_unchecked(&mut pos, &mv);
     }
     let moves = rules.legal_moves(&pos);

@@ -1,4 +1,4 @@
-//! An external ATSI engine as a player of the terminal game ([`crate::host`] runs the process
+//! An external ATSI engine as a player of the terminal game ([`taikyoku_protocol::host`] runs the process
 //! and checks its moves). The engine keeps a clock: it loses when it hangs past its time,
 //! crashes or sends an illegal move. ATSI cannot take a move back, so after an undo (or on
 //! a game resumed midway) the engine is told the game again from the position it is in.
@@ -11,12 +11,12 @@
 //! handshake, and the engine and the game cannot disagree about the position afterwards.
 
 use super::players::{Failed, Progress, Thought};
-use crate::host::{EngineLog, EngineProcess, HostError};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 use taikyoku_core::geometry::Side;
 use taikyoku_core::position::EndReason;
+use taikyoku_protocol::host::{EngineLog, EngineProcess, HostError, kill_group};
 use taikyoku_records::history::History;
 use taikyoku_records::timecontrol::Clocks;
 
@@ -39,20 +39,6 @@ impl Handle {
     pub fn kill(&self) {
         self.killed.store(true, Ordering::SeqCst);
         kill_group(self.pid.load(Ordering::SeqCst));
-    }
-}
-
-/// Kills a process group (an engine and whatever its shell started).
-fn kill_group(pid: u32) {
-    #[cfg(unix)]
-    if let Ok(pgid) = libc::pid_t::try_from(pid)
-        && pgid > 0
-    {
-        // SAFETY: kill(2) with a negative pid signals the engine's own process group (made at
-        // its spawn), nothing else; an error (the group is gone) is harmless.
-        unsafe {
-            libc::kill(-pgid, libc::SIGKILL);
-        }
     }
 }
 

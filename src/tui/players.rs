@@ -18,7 +18,7 @@ use taikyoku_core::notation;
 use taikyoku_core::position::EndReason;
 use taikyoku_records::history::History;
 use taikyoku_records::timecontrol::{Clocks, Flag};
-use taikyoku_search::search::{self, Clock, Info, Limits, SearchOptions, Searcher};
+use taikyoku_search::{Clock, Info, Limits, SearchOptions, Searcher};
 
 /// A strength of the computer: its time per move (and, for the weakest, a depth cap).
 #[derive(Clone, Debug, PartialEq)]
@@ -603,7 +603,7 @@ fn new_brain(h: &History) -> Arc<Mutex<Brain>> {
         .map_or(0, |d| d.as_nanos() as u64);
     let opts = SearchOptions {
         seed,
-        threads: search::default_threads(),
+        threads: taikyoku_search::default_threads(),
         ..SearchOptions::default()
     };
     let searcher = Searcher::new(h.shared_rules(), opts);

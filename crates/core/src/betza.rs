@@ -552,49 +552,111 @@ impl Parser<'_> {
     /// reads its letters by its own shape.
     fn leg(&mut self, split: bool) -> Result<(Vec<Leg>, bool), ParseError> {
         let m = self.modifiers()?;
-        let atom_at = self.i;
+        let (atoms, range) = self.atom()?;
+        let kind = m.kind(range, &atoms)?;
+        if m.shoot && (m.quiet || kind == LegKind::RangeCapture) {
+            return Err(m.err("a shot (!) only captures: no m or x with it"));
+        }
+        // A shot always captures: it has no mode letters to wait for.
+        let explicit = m.quiet || m.capture || m.own || m.shoot;
+        let make = |atoms: Vec<Vec2>| Leg {
+            dirs: m.dirs_for(&atoms),
+            atoms,
+            range,
+            mode: m.mode(explicit),
+            kind,
+            shoot: m.shoot,
+            letters: m.dirs.clone(),
+        };
+        let legs: Vec<Leg> = if split && atoms.len() > 1 {
+            atoms.iter().map(|&a| make(vec![a])).collect()
+        } else {
+            vec![make(atoms)]
+        };
+        // Reject letter sets that select nothing now, with the position of the letters.
+        for leg in &legs {
+            if matches!(leg.dirs, Dirs::Absolute(_))
+                && let Err(e) = leg.vectors(None)
+            {
+                return Err(m.err(e.to_string()));
+            }
+        }
+        Ok((legs, explicit))
+    }
+
+    /// An atom (a letter, or a leaper `(x,y)`), doubled for a rider, and its range.
+    fn atom(&mut self) -> Result<(Vec<Vec2>, u8), ParseError> {
         let Some(c) = self.peek() else {
             return Err(
                 self.err("expected an atom (W, F, D, N, A, H, C, Z, G, K, R, B, Q or (x,y))")
             );
         };
-        let (atoms, mut range): (Vec<Vec2>, u8) = match c {
-            b'(' => {
-                self.i += 1;
-                let a = self.number();
-                let comma = self.peek() == Some(b',');
-                self.i += comma as usize;
-                let b = self.number();
-                if a.is_none() || !comma || b.is_none() || self.peek() != Some(b')') {
-                    return Err(ParseError {
-                        offset: atom_at,
-                        message: "expected a leaper such as (4,4): '(' number ',' number ')'"
-                            .into(),
-                    });
-                }
-                self.i += 1;
-                let (a, b) = (a.unwrap_or(0) as i32, b.unwrap_or(0) as i32);
-                if (a == 0 && b == 0) || a > 35 || b > 35 {
-                    return Err(ParseError {
-                        offset: atom_at,
-                        message: "a leaper's vector must be non-zero and at most 35".into(),
-                    });
-                }
-                (vec![Vec2::new(a, b)], 1)
+        let (atoms, mut range) = if c == b'(' {
+            (vec![self.leaper()?], 1)
+        } else {
+            let atom = self.letter_atom(c)?;
+            self.i += 1;
+            atom
+        };
+        // Doubling an atom (seed 000's `WW`) makes it an unlimited rider.
+        if c != b'('
+            && self.peek() == Some(c)
+            && matches!(c, b'W' | b'F' | b'D' | b'A' | b'H' | b'G' | b'N')
+        {
+            self.i += 1;
+            range = 0;
+        }
+        if let Some(n) = self.number() {
+            if n > 99 {
+                return Err(self.err("a range must be at most 99"));
             }
-            b'W' => (vec![Vec2::new(1, 0)], 1),
-            b'F' => (vec![Vec2::new(1, 1)], 1),
-            b'D' => (vec![Vec2::new(2, 0)], 1),
-            b'N' => (vec![Vec2::new(2, 1)], 1),
-            b'A' => (vec![Vec2::new(2, 2)], 1),
-            b'H' => (vec![Vec2::new(3, 0)], 1),
-            b'C' => (vec![Vec2::new(3, 1)], 1),
-            b'Z' => (vec![Vec2::new(3, 2)], 1),
-            b'G' => (vec![Vec2::new(3, 3)], 1),
-            b'K' => (vec![Vec2::new(1, 0), Vec2::new(1, 1)], 1),
-            b'R' => (vec![Vec2::new(1, 0)], 0),
-            b'B' => (vec![Vec2::new(1, 1)], 0),
-            b'Q' => (vec![Vec2::new(1, 0), Vec2::new(1, 1)], 0),
+            range = n as u8;
+        }
+        Ok((atoms, range))
+    }
+
+    /// A leaper written `(x,y)`.
+    fn leaper(&mut self) -> Result<Vec2, ParseError> {
+        let atom_at = self.i;
+        self.i += 1;
+        let a = self.number();
+        let comma = self.peek() == Some(b',');
+        self.i += comma as usize;
+        let b = self.number();
+        let at = |message: &str| ParseError {
+            offset: atom_at,
+            message: message.into(),
+        };
+        if a.is_none() || !comma || b.is_none() || self.peek() != Some(b')') {
+            return Err(at(
+                "expected a leaper such as (4,4): '(' number ',' number ')'",
+            ));
+        }
+        self.i += 1;
+        let (a, b) = (a.unwrap_or(0) as i32, b.unwrap_or(0) as i32);
+        if (a == 0 && b == 0) || a > 35 || b > 35 {
+            return Err(at("a leaper's vector must be non-zero and at most 35"));
+        }
+        Ok(Vec2::new(a, b))
+    }
+
+    /// The base vectors and range of an atom letter.
+    fn letter_atom(&self, c: u8) -> Result<(Vec<Vec2>, u8), ParseError> {
+        let v = Vec2::new;
+        Ok(match c {
+            b'W' => (vec![v(1, 0)], 1),
+            b'F' => (vec![v(1, 1)], 1),
+            b'D' => (vec![v(2, 0)], 1),
+            b'N' => (vec![v(2, 1)], 1),
+            b'A' => (vec![v(2, 2)], 1),
+            b'H' => (vec![v(3, 0)], 1),
+            b'C' => (vec![v(3, 1)], 1),
+            b'Z' => (vec![v(3, 2)], 1),
+            b'G' => (vec![v(3, 3)], 1),
+            b'K' => (vec![v(1, 0), v(1, 1)], 1),
+            b'R' => (vec![v(1, 0)], 0),
+            b'B' => (vec![v(1, 1)], 0),
+            b'Q' => (vec![v(1, 0), v(1, 1)], 0),
             b'L' | b'J' | b'E' | b'O' | b'M' | b'I' | b'P' | b'S' | b'T' | b'U' | b'V' | b'X'
             | b'Y' => {
                 return Err(self.err(format!(
@@ -608,63 +670,51 @@ impl Parser<'_> {
                     self.char_here()
                 )));
             }
-        };
-        if c != b'(' {
-            self.i += 1;
-            // Doubling an atom (seed 000's `WW`) makes it an unlimited rider.
-            if self.peek() == Some(c) && matches!(c, b'W' | b'F' | b'D' | b'A' | b'H' | b'G' | b'N')
-            {
-                self.i += 1;
-                range = 0;
-            }
+        })
+    }
+}
+
+impl Modifiers {
+    /// An error at the modifiers.
+    fn err(&self, message: impl Into<String>) -> ParseError {
+        ParseError {
+            offset: self.start,
+            message: message.into(),
         }
-        if let Some(n) = self.number() {
-            if n > 99 {
-                return Err(self.err("a range must be at most 99"));
-            }
-            range = n as u8;
-        }
-        let kind = match (m.lame, m.friend_lame, m.range_capture, m.hop) {
+    }
+
+    /// How the leg treats pieces on its way, checked against its atom and range.
+    fn kind(&self, range: u8, atoms: &[Vec2]) -> Result<LegKind, ParseError> {
+        let kind = match (self.lame, self.friend_lame, self.range_capture, self.hop) {
             (false, false, false, None) => LegKind::Plain,
             (true, false, false, None) => LegKind::Lame,
             (false, true, false, None) => LegKind::LameByOwn,
             (false, false, true, None) => LegKind::RangeCapture,
             (false, false, false, Some(h)) => LegKind::Hop(h),
             _ => {
-                return Err(ParseError {
-                    offset: m.start,
-                    message: "at most one of n or ~ (lame), x (range capture) and p (hop) per atom"
-                        .into(),
-                });
+                return Err(self
+                    .err("at most one of n or ~ (lame), x (range capture) and p (hop) per atom"));
             }
         };
         let lame = matches!(kind, LegKind::Lame | LegKind::LameByOwn);
         if lame && (range != 1 || atoms.iter().any(|a| a.king_len() < 2)) {
-            return Err(ParseError {
-                offset: m.start,
-                message: "n and ~ (lame) apply to a single leap of two or more squares, such as nD"
-                    .into(),
-            });
+            return Err(self
+                .err("n and ~ (lame) apply to a single leap of two or more squares, such as nD"));
         }
         if matches!(kind, LegKind::RangeCapture | LegKind::Hop(_)) && range == 1 {
-            return Err(ParseError {
-                offset: m.start,
-                message: "x (range capture) and p (hop) apply to riders such as R or B".into(),
-            });
+            return Err(self.err("x (range capture) and p (hop) apply to riders such as R or B"));
         }
-        if m.shoot && (m.quiet || kind == LegKind::RangeCapture) {
-            return Err(ParseError {
-                offset: m.start,
-                message: "a shot (!) only captures: no m or x with it".into(),
-            });
-        }
-        // A shot always captures: it has no mode letters to wait for.
-        let explicit = m.quiet || m.capture || m.own || m.shoot;
-        let mode = if m.shoot {
+        Ok(kind)
+    }
+
+    /// What the leg's destination may hold; without mode letters (`explicit` false), an empty
+    /// square or an enemy.
+    fn mode(&self, explicit: bool) -> Mode {
+        if self.shoot {
             Mode {
                 quiet: false,
                 capture: true,
-                own: m.own,
+                own: self.own,
             }
         } else if !explicit {
             Mode {
@@ -674,52 +724,20 @@ impl Parser<'_> {
             }
         } else {
             Mode {
-                quiet: m.quiet,
-                capture: m.capture,
-                own: m.own,
-            }
-        };
-        let dirs = if m.dirs.is_empty() {
-            Dirs::All
-        } else {
-            Dirs::Absolute(tokens(&m.dirs, &atoms))
-        };
-        let make = |atoms: Vec<Vec2>, dirs: Dirs| Leg {
-            atoms,
-            dirs,
-            range,
-            mode,
-            kind,
-            shoot: m.shoot,
-            letters: m.dirs.clone(),
-        };
-        let legs: Vec<Leg> = if split && atoms.len() > 1 {
-            atoms
-                .iter()
-                .map(|&a| {
-                    let d = if m.dirs.is_empty() {
-                        Dirs::All
-                    } else {
-                        Dirs::Absolute(tokens(&m.dirs, &[a]))
-                    };
-                    make(vec![a], d)
-                })
-                .collect()
-        } else {
-            vec![make(atoms, dirs)]
-        };
-        // Reject letter sets that select nothing now, with the position of the letters.
-        for leg in &legs {
-            if matches!(leg.dirs, Dirs::Absolute(_))
-                && let Err(e) = leg.vectors(None)
-            {
-                return Err(ParseError {
-                    offset: m.start,
-                    message: e.to_string(),
-                });
+                quiet: self.quiet,
+                capture: self.capture,
+                own: self.own,
             }
         }
-        Ok((legs, explicit))
+    }
+
+    /// The directions the letters select for these atoms.
+    fn dirs_for(&self, atoms: &[Vec2]) -> Dirs {
+        if self.dirs.is_empty() {
+            Dirs::All
+        } else {
+            Dirs::Absolute(tokens(&self.dirs, atoms))
+        }
     }
 }
 

@@ -210,6 +210,234 @@ fn parse_betza(
 /// memory and time.
 pub const MAX_CATALOGUE_RAYS: usize = 200_000;
 
+/// Every piece's code, checked (letters only, unique), with its kind id.
+fn index_codes(
+    src: &Source,
+    pieces: &[Spanned<RawPiece>],
+) -> Result<HashMap<String, KindId>, DataError> {
+    let mut by_code = HashMap::new();
+    for (i, p) in pieces.iter().enumerate() {
+        let code = p.get_ref().code.get_ref();
+        // Letters only, so that a code followed by a square (`P19.26`) reads unambiguously.
+        let valid =
+            !code.is_empty() && code.len() <= 6 && code.chars().all(|c| c.is_ascii_uppercase());
+        if !valid {
+            return Err(src.error_span(
+                &p.get_ref().code.span(),
+                format!("invalid code {code:?}: expected 1 to 6 upper-case letters"),
+            ));
+        }
+        if by_code.insert(code.clone(), i as KindId).is_some() {
+            return Err(src.error_span(
+                &p.get_ref().code.span(),
+                format!("duplicate code {code:?}: every piece needs its own code"),
+            ));
+        }
+    }
+    Ok(by_code)
+}
+
+/// A catalogue being read: its codes, to resolve the codes its pieces name.
+struct Codes<'a> {
+    src: &'a Source<'a>,
+    by_code: HashMap<String, KindId>,
+}
+
+impl Codes<'_> {
+    /// The kind a code names (`None` for `-`), reported as `what` if there is none.
+    fn resolve(&self, s: &Spanned<String>, what: &str) -> Result<Option<KindId>, DataError> {
+        let c = s.get_ref();
+        if c == "-" {
+            return Ok(None);
+        }
+        self.by_code.get(c).copied().map(Some).ok_or_else(|| {
+            self.src.error_span(
+                &s.span(),
+                format!("{what} {c:?} is not the code of any piece in the catalogue"),
+            )
+        })
+    }
+
+    /// The kinds a list of codes names (`-` left out).
+    fn list(&self, list: &[Spanned<String>], what: &str) -> Result<Vec<KindId>, DataError> {
+        let ids = list.iter().map(|s| self.resolve(s, what));
+        ids.filter_map(Result::transpose).collect()
+    }
+
+    /// Piece `id`, read and checked; `rays` counts the catalogue's rays so far.
+    fn kind(&self, id: KindId, p: RawPiece, rays: &mut usize) -> Result<PieceKind, DataError> {
+        let src = self.src;
+        let code = p.code.get_ref().clone();
+        if p.name.get_ref().trim().is_empty() {
+            return Err(src.error_span(&p.name.span(), format!("piece {code}: empty name")));
+        }
+        let (label, label2) = labels(src, &code, &p)?;
+        if let Some(r) = &p.rank
+            && !(1..=9).contains(r.get_ref())
+        {
+            return Err(src.error_span(
+                &r.span(),
+                format!("piece {code}: rank must be 1 (highest) to 9"),
+            ));
+        }
+        let ranked = p.rank.is_some();
+        let patterns = parse_betza(src, &code, &p.betza, ranked)?;
+        *rays += betza::ray_bound(&patterns);
+        let promotes_to = self.promotion(id, &code, &p)?;
+        let cannot = self.cannot(&code, &p)?;
+        if let Some(b) = &p.burns
+            && *b.get_ref()
+            && ranked
+        {
+            return Err(src.error_span(
+                &b.span(),
+                format!("piece {code}: a burning piece cannot be a range capturer (rank)"),
+            ));
+        }
+        let overrides = self.overrides(&code, ranked, p.rules, rays)?;
+        if *rays > MAX_CATALOGUE_RAYS {
+            return Err(src.error_span(
+                &p.betza.span(),
+                format!(
+                    "piece {code}: the movements up to here are too large in all (more than {MAX_CATALOGUE_RAYS} directions to follow)"
+                ),
+            ));
+        }
+        Ok(PieceKind {
+            id,
+            code,
+            name: p.name.into_inner(),
+            aliases: p.aliases,
+            kanji: p.kanji,
+            label,
+            label2,
+            count: p.count,
+            royal: p.royal,
+            rank: p.rank.map(Spanned::into_inner),
+            atsa_code: p.atsa_code,
+            value: p.value,
+            sources: p.sources,
+            base: Reading {
+                betza: p.betza.into_inner(),
+                patterns,
+                promotes_to,
+                note: None,
+            },
+            overrides,
+            cannot,
+            burns: p.burns.is_some_and(|b| *b.get_ref()),
+            freezes: p.freezes,
+            fog: p.fog,
+            sees_in_fog: p.sees_in_fog,
+        })
+    }
+
+    /// What piece `id` promotes to (not itself).
+    fn promotion(&self, id: KindId, code: &str, p: &RawPiece) -> Result<Option<KindId>, DataError> {
+        let promotes_to = match &p.promotes_to {
+            Some(s) => self.resolve(s, &format!("piece {code}: promotes_to"))?,
+            None => None,
+        };
+        if promotes_to == Some(id) {
+            return Err(self.src.error_span(
+                &p.promotes_to.as_ref().map_or(p.code.span(), |s| s.span()),
+                format!("piece {code} promotes to itself"),
+            ));
+        }
+        Ok(promotes_to)
+    }
+
+    /// What the piece may not capture, shoot or hop over (`captures_only` lists the
+    /// complement of `cannot_capture`).
+    fn cannot(&self, code: &str, p: &RawPiece) -> Result<Cannot, DataError> {
+        let what = |list| format!("piece {code}: {list}");
+        let mut cannot = Cannot {
+            capture: self.list(&p.cannot_capture, &what("cannot_capture"))?,
+            shoot: self.list(&p.cannot_shoot, &what("cannot_shoot"))?,
+            hop: self.list(&p.cannot_hop, &what("cannot_hop"))?,
+        };
+        if let Some(only) = &p.captures_only {
+            if !cannot.capture.is_empty() {
+                return Err(self.src.error_span(
+                    &only[0].span(),
+                    format!("piece {code}: give cannot_capture or captures_only, not both"),
+                ));
+            }
+            let only = self.list(only, &what("captures_only"))?;
+            let all = 0..self.by_code.len() as KindId;
+            cannot.capture = all.filter(|k| !only.contains(k)).collect();
+        }
+        Ok(cannot)
+    }
+
+    /// The piece's `[piece.rules.NAME]` readings.
+    fn overrides(
+        &self,
+        code: &str,
+        ranked: bool,
+        raw: BTreeMap<String, Spanned<RawOverride>>,
+        rays: &mut usize,
+    ) -> Result<BTreeMap<String, Override>, DataError> {
+        let mut overrides = BTreeMap::new();
+        for (rs, o) in raw {
+            let span = o.span();
+            let o = o.into_inner();
+            let betza = match &o.betza {
+                Some(b) => {
+                    let patterns = parse_betza(self.src, code, b, ranked)?;
+                    *rays += betza::ray_bound(&patterns);
+                    Some((b.get_ref().clone(), patterns))
+                }
+                None => None,
+            };
+            let promotes = match &o.promotes_to {
+                Some(s) => Some(self.resolve(s, &format!("piece {code}: rules.{rs}.promotes_to"))?),
+                None => None,
+            };
+            let location = Some(
+                self.src
+                    .error_span(&span, format!("piece {code}: rules.{rs}")),
+            );
+            overrides.insert(
+                rs,
+                Override {
+                    betza,
+                    promotes_to: promotes,
+                    note: o.note,
+                    location,
+                },
+            );
+        }
+        Ok(overrides)
+    }
+}
+
+/// A piece's labels, checked: `label` one kanji, `label2` (default: `label`) one or two.
+fn labels(src: &Source, code: &str, p: &RawPiece) -> Result<(String, String), DataError> {
+    let label = p.label.get_ref();
+    if label.chars().count() != 1 || label.width() != 2 {
+        return Err(src.error_span(
+            &p.label.span(),
+            format!(
+                "piece {code}: label {label:?} must be one character two terminal cells wide (a kanji)"
+            ),
+        ));
+    }
+    let label2 = p.label2.as_ref().unwrap_or(&p.label);
+    let wide = |c: char| c.to_string().width() == 2;
+    let n = label2.get_ref().chars().count();
+    if !(1..=2).contains(&n) || !label2.get_ref().chars().all(wide) {
+        return Err(src.error_span(
+            &label2.span(),
+            format!(
+                "piece {code}: label2 {:?} must be one or two characters two terminal cells wide each (kanji)",
+                label2.get_ref()
+            ),
+        ));
+    }
+    Ok((label.clone(), label2.get_ref().clone()))
+}
+
 impl Catalogue {
     /// Reads and checks a catalogue.
     pub fn parse(src: &Source) -> Result<Catalogue, DataError> {
@@ -220,184 +448,19 @@ impl Catalogue {
         if raw.piece.len() > 4000 {
             return Err(src.error_at(0, "too many piece kinds (at most 4000)"));
         }
-        let mut by_code = HashMap::new();
-        for (i, p) in raw.piece.iter().enumerate() {
-            let code = p.get_ref().code.get_ref();
-            // Letters only, so that a code followed by a square (`P19.26`) reads unambiguously.
-            let valid =
-                !code.is_empty() && code.len() <= 6 && code.chars().all(|c| c.is_ascii_uppercase());
-            if !valid {
-                return Err(src.error_span(
-                    &p.get_ref().code.span(),
-                    format!("invalid code {code:?}: expected 1 to 6 upper-case letters"),
-                ));
-            }
-            if by_code.insert(code.clone(), i as KindId).is_some() {
-                return Err(src.error_span(
-                    &p.get_ref().code.span(),
-                    format!("duplicate code {code:?}: every piece needs its own code"),
-                ));
-            }
-        }
-        let resolve = |s: &Spanned<String>, what: &str| -> Result<Option<KindId>, DataError> {
-            let c = s.get_ref();
-            if c == "-" {
-                return Ok(None);
-            }
-            by_code.get(c).copied().map(Some).ok_or_else(|| {
-                src.error_span(
-                    &s.span(),
-                    format!("{what} {c:?} is not the code of any piece in the catalogue"),
-                )
-            })
+        let codes = Codes {
+            src,
+            by_code: index_codes(src, &raw.piece)?,
         };
         let mut kinds = Vec::with_capacity(raw.piece.len());
         let mut rays = 0;
         for (i, p) in raw.piece.into_iter().enumerate() {
-            let p = p.into_inner();
-            let code = p.code.get_ref().clone();
-            if p.name.get_ref().trim().is_empty() {
-                return Err(src.error_span(&p.name.span(), format!("piece {code}: empty name")));
-            }
-            let label = p.label.get_ref();
-            if label.chars().count() != 1 || label.width() != 2 {
-                return Err(src.error_span(
-                    &p.label.span(),
-                    format!(
-                        "piece {code}: label {label:?} must be one character two terminal cells wide (a kanji)"
-                    ),
-                ));
-            }
-            let label2 = p.label2.as_ref().unwrap_or(&p.label);
-            let wide = |c: char| c.to_string().width() == 2;
-            let n = label2.get_ref().chars().count();
-            if !(1..=2).contains(&n) || !label2.get_ref().chars().all(wide) {
-                return Err(src.error_span(
-                    &label2.span(),
-                    format!(
-                        "piece {code}: label2 {:?} must be one or two characters two terminal cells wide each (kanji)",
-                        label2.get_ref()
-                    ),
-                ));
-            }
-            let label2 = label2.get_ref().clone();
-            if let Some(r) = &p.rank
-                && !(1..=9).contains(r.get_ref())
-            {
-                return Err(src.error_span(
-                    &r.span(),
-                    format!("piece {code}: rank must be 1 (highest) to 9"),
-                ));
-            }
-            let ranked = p.rank.is_some();
-            let patterns = parse_betza(src, &code, &p.betza, ranked)?;
-            rays += betza::ray_bound(&patterns);
-            let promotes_to = match &p.promotes_to {
-                Some(s) => resolve(s, &format!("piece {code}: promotes_to"))?,
-                None => None,
-            };
-            if promotes_to == Some(i as KindId) {
-                return Err(src.error_span(
-                    &p.promotes_to.as_ref().map_or(p.code.span(), |s| s.span()),
-                    format!("piece {code} promotes to itself"),
-                ));
-            }
-            let codes = |list: &[Spanned<String>], what: &str| -> Result<Vec<KindId>, DataError> {
-                let what = format!("piece {code}: {what}");
-                let ids = list.iter().map(|s| resolve(s, &what));
-                ids.filter_map(Result::transpose).collect()
-            };
-            let mut cannot = Cannot {
-                capture: codes(&p.cannot_capture, "cannot_capture")?,
-                shoot: codes(&p.cannot_shoot, "cannot_shoot")?,
-                hop: codes(&p.cannot_hop, "cannot_hop")?,
-            };
-            if let Some(only) = &p.captures_only {
-                if !cannot.capture.is_empty() {
-                    return Err(src.error_span(
-                        &only[0].span(),
-                        format!("piece {code}: give cannot_capture or captures_only, not both"),
-                    ));
-                }
-                let only = codes(only, "captures_only")?;
-                let all = 0..by_code.len() as KindId;
-                cannot.capture = all.filter(|k| !only.contains(k)).collect();
-            }
-            if let Some(b) = &p.burns
-                && *b.get_ref()
-                && ranked
-            {
-                return Err(src.error_span(
-                    &b.span(),
-                    format!("piece {code}: a burning piece cannot be a range capturer (rank)"),
-                ));
-            }
-            let mut overrides = BTreeMap::new();
-            for (rs, o) in p.rules {
-                let span = o.span();
-                let o = o.into_inner();
-                let betza = match &o.betza {
-                    Some(b) => {
-                        let patterns = parse_betza(src, &code, b, ranked)?;
-                        rays += betza::ray_bound(&patterns);
-                        Some((b.get_ref().clone(), patterns))
-                    }
-                    None => None,
-                };
-                let promotes = match &o.promotes_to {
-                    Some(s) => Some(resolve(
-                        s,
-                        &format!("piece {code}: rules.{rs}.promotes_to"),
-                    )?),
-                    None => None,
-                };
-                overrides.insert(
-                    rs.clone(),
-                    Override {
-                        betza,
-                        promotes_to: promotes,
-                        note: o.note,
-                        location: Some(src.error_span(&span, format!("piece {code}: rules.{rs}"))),
-                    },
-                );
-            }
-            if rays > MAX_CATALOGUE_RAYS {
-                return Err(src.error_span(
-                    &p.betza.span(),
-                    format!(
-                        "piece {code}: the movements up to here are too large in all (more than {MAX_CATALOGUE_RAYS} directions to follow)"
-                    ),
-                ));
-            }
-            kinds.push(PieceKind {
-                id: i as KindId,
-                code,
-                name: p.name.into_inner(),
-                aliases: p.aliases,
-                kanji: p.kanji,
-                label: label.clone(),
-                label2,
-                count: p.count,
-                royal: p.royal,
-                rank: p.rank.map(Spanned::into_inner),
-                atsa_code: p.atsa_code,
-                value: p.value,
-                sources: p.sources,
-                base: Reading {
-                    betza: p.betza.into_inner(),
-                    patterns,
-                    promotes_to,
-                    note: None,
-                },
-                overrides,
-                cannot,
-                burns: p.burns.is_some_and(|b| *b.get_ref()),
-                freezes: p.freezes,
-                fog: p.fog,
-                sees_in_fog: p.sees_in_fog,
-            });
+            kinds.push(codes.kind(i as KindId, p.into_inner(), &mut rays)?);
         }
-        Ok(Catalogue { kinds, by_code })
+        Ok(Catalogue {
+            kinds,
+            by_code: codes.by_code,
+        })
     }
 
     pub fn kind(&self, id: KindId) -> &PieceKind {

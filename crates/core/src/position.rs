@@ -57,6 +57,21 @@ pub struct Outcome {
     pub reason: EndReason,
 }
 
+/// The most moves a position may say were played (far beyond any game; the counter never
+/// wraps).
+pub const MAX_PLY: u32 = 1_000_000_000;
+
+/// A position as a text describes it, before it is checked (shakmaty's `Setup`): pieces on
+/// squares, the side to move, the moves played. [`crate::rules::Rules::position`] is the one
+/// step that checks it against the game and its rule set and makes the [`Position`], whatever
+/// format it was read from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Placement {
+    pub pieces: Vec<(Square, Piece)>,
+    pub to_move: Side,
+    pub ply: u32,
+}
+
 /// Pieces on a board, the side to move, and whether the game is over.
 ///
 /// Two positions are equal when their boards, side to move, move number and outcome are; the

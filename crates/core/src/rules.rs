@@ -13,7 +13,7 @@ use crate::movegen::{self, Scratch};
 use crate::moves::Move;
 use crate::params::Promotion;
 use crate::piece::{Cell, EMPTY, Piece, cell_side, decode};
-use crate::position::{EndReason, Outcome, Position};
+use crate::position::{EndReason, MAX_PLY, Outcome, Placement, Position};
 use crate::tables::{CompileError, Tables};
 
 /// An error from building rules or playing a move.
@@ -34,6 +34,26 @@ pub enum Illegal {
     GameOver(Outcome),
     #[error("not one of the legal moves")]
     NotLegal,
+}
+
+/// Why a [`Placement`] is not a position of the game under its rule set.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    #[error(
+        "a promoted {name} ({code}): nothing promotes to it under the {rules} rules (a promoted \
+         piece is written with the code of the kind it became)"
+    )]
+    PromotedNothing {
+        name: String,
+        code: String,
+        rules: String,
+    },
+    #[error("two pieces on {0}")]
+    Occupied(String),
+    #[error("the number of moves played, {0}, is more than {MAX_PLY}")]
+    TooManyMoves(u32),
+    #[error("neither side has a royal piece (king or prince): there is no game to play")]
+    NoRoyal,
 }
 
 /// One game under one rule set: the piece readings compiled for both sides.
@@ -125,6 +145,46 @@ impl Rules {
             self.put(&mut p, sq, Some(piece));
         }
         p
+    }
+
+    /// Checks a placement and makes it a position: every piece one the rule set has (a piece
+    /// marked promoted must be of a kind something promotes to), one piece a square, a move
+    /// count in range, a royal piece on the board; the outcome judged. The one checking step
+    /// of every position read, whatever its format.
+    pub fn position(&self, p: &Placement) -> Result<Position, SetupError> {
+        let mut pos = self.empty_position();
+        for &(sq, piece) in &p.pieces {
+            self.check_piece(piece)?;
+            if pos.piece_at(sq).is_some() {
+                return Err(SetupError::Occupied(self.dims().square_name(sq)));
+            }
+            pos.put(sq, Some(piece), &self.tables.vital);
+        }
+        if p.ply > MAX_PLY {
+            return Err(SetupError::TooManyMoves(p.ply));
+        }
+        pos.set_to_move(p.to_move);
+        pos.ply = p.ply;
+        makemove::judge(&self.tables, &mut pos);
+        if pos.royals(Side::Black) == 0 && pos.royals(Side::White) == 0 {
+            return Err(SetupError::NoRoyal);
+        }
+        Ok(pos)
+    }
+
+    /// Whether the rule set has `piece`: one marked promoted must be of a kind something
+    /// promotes to (the flag means "it became this by promoting"; it never promotes again).
+    pub fn check_piece(&self, piece: Piece) -> Result<(), SetupError> {
+        let promoted_to = |r: &Reading| r.promotes_to == Some(piece.kind);
+        if !piece.promoted || self.readings.iter().any(promoted_to) {
+            return Ok(());
+        }
+        let k = self.catalogue().kind(piece.kind);
+        Err(SetupError::PromotedNothing {
+            name: k.name.clone(),
+            code: k.code.clone(),
+            rules: self.rule_set.name.clone(),
+        })
     }
 
     /// Puts (or removes) a piece, keeping the position's royal count and outcome up to date.

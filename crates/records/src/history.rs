@@ -11,7 +11,7 @@ use std::cell::OnceCell;
 use std::sync::Arc;
 use taikyoku_core::geometry::Side;
 use taikyoku_core::moves::Move;
-use taikyoku_core::notation::{self, NotationError};
+use taikyoku_core::notation::{self, MoveError};
 use taikyoku_core::position::{EndReason, Outcome, Position};
 use taikyoku_core::rules::{Rules, RulesError};
 
@@ -156,7 +156,7 @@ impl History {
     }
 
     /// Reads a move in notation and plays it at the point.
-    pub fn play_text(&mut self, text: &str) -> Result<&Played, NotationError> {
+    pub fn play_text(&mut self, text: &str) -> Result<&Played, MoveError> {
         let (m, full) = notation::read_move(&self.rules, &self.pos, text)?;
         Ok(self.push(&m, Some(full)))
     }

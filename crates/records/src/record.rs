@@ -32,7 +32,7 @@ use std::time::{Duration, SystemTime};
 use taikyoku_core::error::{DataError, Source, utf8_text};
 use taikyoku_core::game::{DataDir, Game, GameError};
 use taikyoku_core::geometry::Side;
-use taikyoku_core::notation::{self, NotationError};
+use taikyoku_core::notation;
 use taikyoku_core::position::{EndReason, Outcome, Position};
 use taikyoku_core::rules::{Rules, RulesError};
 use toml::Spanned;
@@ -567,10 +567,12 @@ impl Record {
     }
 
     /// The error for the move at `index` (0-based) whose text could not be played.
-    pub fn move_error(&self, index: usize, text: &str, e: NotationError) -> MoveError {
-        // parse_move quotes the text itself; the number and text are said once, in front.
-        let prefix = format!("{text:?}: ");
-        let reason = e.0.strip_prefix(&prefix).unwrap_or(&e.0).to_string();
+    pub fn move_error(&self, index: usize, text: &str, e: notation::MoveError) -> MoveError {
+        // The number and text are said once, in front; an ambiguity says the text itself.
+        let reason = match e.problem {
+            notation::MoveProblem::Ambiguous(_) => e.to_string(),
+            p => p.to_string(),
+        };
         MoveError {
             file: self.places.file.clone(),
             number: index + 1,
@@ -835,7 +837,7 @@ mod tests {
         assert!(replay.warnings.is_empty());
         // No move after the end.
         let e = replay.history.play_text("P18.11-18.12").unwrap_err();
-        assert!(e.0.contains("the game is over"), "{e}");
+        assert!(e.to_string().contains("the game is over"), "{e}");
     }
 
     #[test]

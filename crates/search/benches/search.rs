@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use taikyoku_core::position::Position;
 use taikyoku_core::rules::Rules;
-use taikyoku_search::search::{self, Limits, SearchOptions, Searcher};
+use taikyoku_search::{Limits, SearchOptions, Searcher, players};
 
 fn main() {
     divan::main();
@@ -28,7 +28,7 @@ fn rules() -> Arc<Rules> {
 fn position(r: &Rules, plies: u64) -> Position {
     let mut p = r.start_position();
     for s in 0..plies {
-        match search::random_move(r, &p, s) {
+        match players::random_move(r, &p, s) {
             Some(m) => r.play_unchecked(&mut p, &m),
             None => break,
         }

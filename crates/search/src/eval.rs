@@ -1,23 +1,9 @@
-//! Evaluation from data: every kind's value comes from one formula over its generated moves
-//! (no piece is named here), and a position's score is its material plus a few positional
-//! terms, kept incrementally by the search.
-//!
-//! **The formula.** A kind's power is its average mobility over a few seeded sample boards that
-//! are about as crowded as a middlegame: a lone piece of the kind is put on random squares of a
-//! board filled to a third with blockers of both sides, and its generated moves are counted.
-//! A quiet move counts 1, a move that captures counts 1 plus a half per piece it removes (a
-//! lion's double capture, a range capturer's flight over a line of enemies). That one number
-//! already holds range (a slider's reach stops at the first blocker), jumping power (a jumper is
-//! not stopped), range capture (it flies over blockers and removes them) and lion power (more
-//! destinations, two captures a move). The value is `BASE * power^EXPONENT`, a diminishing
-//! return as in the chess values (a rook moves ~2.1 times as much as a king and is worth ~1.7
-//! times as much). A royal piece gets [`ROYAL_BONUS`] on top: losing the last one loses the
-//! game, which the search sees by itself, but a spare one is worth keeping. A kind that promotes
-//! is worth a fraction of what promotion adds ([`PROMOTION_SHARE`]).
-//!
-//! **Overrides.** A `value = N` field in a piece's `[[piece]]` table replaces the formula's
-//! value for that kind (in centipawn-like units, a pawn ≈ 100).
+//! The evaluation: a position's score is its material (the values [`crate::values`] derives
+//! from the data) plus a few positional terms, kept incrementally by the search; the weights
+//! of the terms beyond material; the tables shared by every search of a rule set.
 
+use crate::values::kind_values;
+use std::sync::{Arc, Mutex, OnceLock};
 use taikyoku_core::catalogue::KindId;
 use taikyoku_core::geometry::{Side, Square};
 use taikyoku_core::makemove::Undo;
@@ -25,157 +11,6 @@ use taikyoku_core::moves::Move;
 use taikyoku_core::piece::{Cell, EMPTY, Piece, cell_side, decode, encode};
 use taikyoku_core::position::Position;
 use taikyoku_core::rules::Rules;
-
-/// The value of a power-1 piece.
-pub const BASE: f64 = 100.0;
-/// How value grows with power (below 1: diminishing returns).
-pub const EXPONENT: f64 = 0.8;
-/// Added to a royal piece's value.
-pub const ROYAL_BONUS: i32 = 1000;
-/// The share of its promotion's gain an unpromoted piece is worth ahead of it, in percent.
-pub const PROMOTION_SHARE: i32 = 10;
-/// Sample boards and squares per board the power is averaged over.
-const BOARDS: usize = 4;
-const SQUARES_PER_BOARD: usize = 12;
-/// A third of the board holds blockers.
-const DENSITY_PER_MILLE: u64 = 330;
-
-/// One kind's value and how it was found.
-#[derive(Clone, Debug, PartialEq)]
-pub struct KindValue {
-    pub kind: KindId,
-    /// Average weighted number of moves on the sample boards.
-    pub power: f64,
-    /// The value the formula gives (royal bonus and promotion share included).
-    pub derived: i32,
-    /// The value used: the data's `value` if it has one, else `derived`.
-    pub value: i32,
-    pub overridden: bool,
-}
-
-/// A tiny deterministic generator (splitmix64), for sample boards and seeded choices.
-#[derive(Clone, Debug)]
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A number below `n` (> 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
-    }
-}
-
-/// The kind used as a blocker on the sample boards: the lowest-ranked one (most pieces are
-/// unranked, and range capturers fly over those).
-fn blocker(rules: &Rules) -> KindId {
-    let kinds = &rules.catalogue().kinds;
-    (0..kinds.len())
-        .max_by_key(|&k| {
-            (
-                kinds[k].rank.map_or(u16::MAX, u16::from),
-                std::cmp::Reverse(k),
-            )
-        })
-        .unwrap_or(0) as KindId
-}
-
-/// The sample boards: blockers of both sides on about a third of the squares.
-fn sample_boards(rules: &Rules) -> Vec<Position> {
-    let kind = blocker(rules);
-    let mut rng = Rng(0x7661_6c75_6573_0000);
-    (0..BOARDS)
-        .map(|_| {
-            let mut pos = rules.empty_position();
-            for sq in rules.dims().squares() {
-                if rng.next_u64() % 1000 < DENSITY_PER_MILLE {
-                    let side = if rng.next_u64() & 1 == 0 {
-                        Side::Black
-                    } else {
-                        Side::White
-                    };
-                    rules.put_unjudged(
-                        &mut pos,
-                        sq,
-                        Some(Piece {
-                            kind,
-                            side,
-                            promoted: false,
-                        }),
-                    );
-                }
-            }
-            pos
-        })
-        .collect()
-}
-
-/// A kind's power: its weighted moves averaged over the sample boards and squares.
-fn power(rules: &Rules, boards: &mut [Position], kind: KindId, rng: &mut Rng) -> f64 {
-    let dims = rules.dims();
-    let piece = Piece {
-        kind,
-        side: Side::Black,
-        promoted: rules.readings[kind as usize].promotes_to.is_none(),
-    };
-    let mut total = 0.0;
-    for pos in boards.iter_mut() {
-        for _ in 0..SQUARES_PER_BOARD {
-            let sq = Square(rng.below(dims.len()) as u16);
-            let old = pos.piece_at(sq);
-            rules.put_unjudged(pos, sq, Some(piece));
-            let mut seen = std::collections::HashSet::new();
-            for m in rules.moves_from(pos, sq) {
-                // A promotion choice is the same move twice: count it once.
-                if !seen.insert((m.to, m.path().to_vec(), m.captures())) {
-                    continue;
-                }
-                let removed = m.victims(dims).count();
-                total += 1.0 + 0.5 * removed as f64;
-            }
-            rules.put_unjudged(pos, sq, old);
-        }
-    }
-    total / (boards.len() * SQUARES_PER_BOARD) as f64
-}
-
-/// Every kind's value under the rules, in kind order.
-pub fn kind_values(rules: &Rules) -> Vec<KindValue> {
-    let mut boards = sample_boards(rules);
-    let mut rng = Rng(0x0070_6f77_6572);
-    let kinds = &rules.catalogue().kinds;
-    let powers: Vec<f64> = (0..kinds.len())
-        .map(|k| power(rules, &mut boards, k as KindId, &mut rng))
-        .collect();
-    let base: Vec<i32> = (0..kinds.len())
-        .map(|k| {
-            (BASE * powers[k].max(0.1).powf(EXPONENT)).round() as i32
-                + if kinds[k].royal { ROYAL_BONUS } else { 0 }
-        })
-        .collect();
-    let used = |k: usize| kinds[k].value.unwrap_or(base[k]);
-    (0..kinds.len())
-        .map(|k| {
-            let share = rules.readings[k].promotes_to.map_or(0, |to| {
-                (used(to as usize) - used(k)).max(0) * PROMOTION_SHARE / 100
-            });
-            let derived = base[k] + share;
-            KindValue {
-                kind: k as KindId,
-                power: powers[k],
-                derived,
-                value: kinds[k].value.unwrap_or(derived),
-                overridden: kinds[k].value.is_some(),
-            }
-        })
-        .collect()
-}
 
 /// Centipawns per rank a piece stands ahead of its own back rank (development).
 pub const ADVANCE: i32 = 1;
@@ -233,32 +68,42 @@ impl Default for Weights {
     }
 }
 
+/// Why a text of weights was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WeightsError {
+    #[error("{0:?} is not NAME=N")]
+    NotAPair(String),
+    #[error("{name}: {value:?} is not a whole number >= 0")]
+    NotANumber { name: String, value: String },
+    #[error("unknown term {0:?}: mobility, stake, hunt or exact")]
+    UnknownTerm(String),
+}
+
 impl std::str::FromStr for Weights {
-    type Err = String;
+    type Err = WeightsError;
 
     /// `NAME=N` pairs separated by commas; the names not given keep their default.
-    fn from_str(s: &str) -> Result<Weights, String> {
+    fn from_str(s: &str) -> Result<Weights, WeightsError> {
         let mut w = Weights::default();
         for pair in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (name, value) = pair
                 .split_once('=')
-                .ok_or_else(|| format!("{pair:?} is not NAME=N"))?;
+                .ok_or_else(|| WeightsError::NotAPair(pair.into()))?;
             let n: i32 = value
                 .trim()
                 .parse()
                 .ok()
                 .filter(|n| *n >= 0)
-                .ok_or_else(|| format!("{name}: {value:?} is not a whole number >= 0"))?;
+                .ok_or_else(|| WeightsError::NotANumber {
+                    name: name.into(),
+                    value: value.into(),
+                })?;
             match name.trim() {
                 "mobility" => w.mobility = n,
                 "stake" => w.stake = n,
                 "hunt" => w.hunt = n,
                 "exact" => w.exact = n,
-                other => {
-                    return Err(format!(
-                        "unknown term {other:?}: mobility, stake, hunt or exact"
-                    ));
-                }
+                other => return Err(WeightsError::UnknownTerm(other.into())),
             }
         }
         Ok(w)
@@ -299,7 +144,7 @@ pub struct Eval {
     /// Set by [`Eval::for_position`] when a side is overwhelmingly ahead.
     hunt: Option<Hunt>,
     /// Per kind: the royal kinds it can capture ([`capturable_royals`]), found on first use.
-    takes: std::sync::Arc<std::sync::OnceLock<Vec<Vec<KindId>>>>,
+    takes: Arc<OnceLock<Vec<Vec<KindId>>>>,
 }
 
 impl Eval {
@@ -679,4 +524,27 @@ pub fn capturable_royals(rules: &Rules) -> Vec<Vec<KindId>> {
             takes
         })
         .collect()
+}
+
+/// Evaluation tables, computed once per rule set and shared (their derivation generates
+/// thousands of sample moves).
+pub fn shared_eval(rules: &Rules) -> Arc<Eval> {
+    type Cache = Mutex<Vec<(String, String, usize, Arc<Eval>)>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| Mutex::new(Vec::new()));
+    let id = (
+        rules.game.name.clone(),
+        rules.rule_set.name.clone(),
+        rules.catalogue().kinds.len(),
+    );
+    let mut guard = cache.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((.., e)) = guard
+        .iter()
+        .find(|(g, r, n, _)| (g, r, n) == (&id.0, &id.1, &id.2))
+    {
+        return e.clone();
+    }
+    let e = Arc::new(Eval::new(rules));
+    guard.push((id.0, id.1, id.2, e.clone()));
+    e
 }

@@ -1,5 +1,18 @@
-//! The computer player: [`eval`] derives every kind's value from its movement and scores
-//! positions; [`search`] looks ahead.
+//! The computer player. From the bottom up: [`rng`] (seeded choices), [`values`] (every kind's
+//! value derived from its movement), [`eval`] (a position's score), [`tt`] (the transposition
+//! table), [`timeman`] (limits and time budgets), [`movepick`] (move ordering), [`worker`] (the
+//! search proper), [`threads`] (Lazy SMP), [`players`] (the random and greedy baselines).
 
 pub mod eval;
-pub mod search;
+mod movepick;
+pub mod players;
+pub mod rng;
+pub mod threads;
+pub mod timeman;
+mod tt;
+pub mod values;
+pub mod worker;
+
+pub use threads::{SearchOptions, Searcher, default_threads};
+pub use timeman::{Clock, Limits};
+pub use worker::{Info, MATE, MATE_BOUND, SearchResult, Tuning};

@@ -12,7 +12,7 @@ use taikyoku_core::moves::Move;
 use taikyoku_core::perft;
 use taikyoku_core::position::Position;
 use taikyoku_core::rules::Rules;
-use taikyoku_search::search;
+use taikyoku_search::eval;
 use taikyoku_testkit::*;
 
 const SETS: [&str; 3] = ["wikipedia", "umebayashi", "atsa"];
@@ -132,7 +132,7 @@ fn check_generation_queries(r: &Rules, pos: &Position, moves: &[Move]) {
     let (kept, left): (Vec<Move>, Vec<Move>) =
         caps.iter().partition(|m| r.is_gainful_capture(pos, m));
     assert_eq!(gainful, kept);
-    let eval = search::shared_eval(r);
+    let eval = eval::shared_eval(r);
     for m in &left {
         assert!(eval.move_gain(r, pos, m) <= 0, "{m:?} gains");
     }

@@ -5,8 +5,8 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use taikyoku_core::position::Position;
 use taikyoku_core::rules::Rules;
-use taikyoku_search::eval::{Weights, capturable_royals};
-use taikyoku_search::search::{self, Limits, SearchOptions, SearchResult, Searcher};
+use taikyoku_search::eval::{self, Weights, capturable_royals};
+use taikyoku_search::{Limits, SearchOptions, SearchResult, Searcher};
 use taikyoku_testkit::{B, W, position, rules, sho, sq};
 
 fn sho_rules() -> Arc<Rules> {
@@ -66,7 +66,7 @@ fn mobility_scores_the_freer_side_higher() {
         let on = search_with(&r, &p, 2, &weights).score;
         assert!(on > off + 10, "{weights}: {on}, without mobility {off}");
     }
-    let eval = search::shared_eval(&r);
+    let eval = eval::shared_eval(&r);
     assert!(eval.mobility(30, 20) > 0 && eval.mobility(20, 30) < 0);
 }
 
@@ -76,7 +76,7 @@ fn mobility_scores_the_freer_side_higher() {
 fn the_last_royals_danger_grows_with_the_lead() {
     let r = sho_rules();
     let p = position(sho(), B, &[("K", B, 4, 0), ("K", W, 4, 8), ("S", W, 4, 2)]);
-    let mut e = (*search::shared_eval(&r)).clone();
+    let mut e = (*eval::shared_eval(&r)).clone();
     let level = e.royal_safety(&p, 0);
     assert!(level < 0, "an attacker near the king: {level}");
     let ahead = e.royal_safety(&p, 2_000);
@@ -165,13 +165,13 @@ fn far_ahead_the_pieces_that_can_take_the_royal_close_in() {
         ("R", B, 3, 0),
     ];
     let p = position(sho(), B, &base);
-    let e = search::shared_eval(&r).for_position(&r, &p);
+    let e = eval::shared_eval(&r).for_position(&r, &p);
     assert_eq!(e.hunter(), Some(B));
     let mut nearer = base.to_vec();
     nearer[2] = ("G", B, 6, 6);
     let q = position(sho(), B, &nearer);
     assert!(e.evaluate(&q) > e.evaluate(&p) + 5 * Weights::default().hunt);
-    let mut off = (*search::shared_eval(&r)).clone();
+    let mut off = (*eval::shared_eval(&r)).clone();
     off.weights.hunt = 0;
     assert_eq!(off.for_position(&r, &p).hunter(), None);
     let level = position(
@@ -185,7 +185,7 @@ fn far_ahead_the_pieces_that_can_take_the_royal_close_in() {
         ],
     );
     assert_eq!(
-        search::shared_eval(&r).for_position(&r, &level).hunter(),
+        eval::shared_eval(&r).for_position(&r, &level).hunter(),
         None
     );
     let res = search_with(&r, &p, 2, "mobility=0");

@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 use taikyoku_core::moves::Move;
 use taikyoku_core::position::Position;
 use taikyoku_core::rules::Rules;
-use taikyoku_search::search::{
-    self, Limits, MATE, MATE_BOUND, SearchOptions, SearchResult, Searcher, Tuning,
+use taikyoku_search::{
+    Limits, MATE, MATE_BOUND, SearchOptions, SearchResult, Searcher, Tuning, eval, players,
 };
 use taikyoku_testkit::{B, W, position, sho, sq};
 
@@ -182,7 +182,7 @@ fn a_free_rook_is_taken_at_depth_one() {
     assert_eq!((best.from, best.to), (sq(&r, 2, 2), sq(&r, 2, 3)));
     // Before: a silver against a rook; after: a silver against nothing.
     assert!(res.score > 200, "a silver up: {}", res.score);
-    let greedy = search::greedy_move(&r, &p, 7).expect("a move");
+    let greedy = players::greedy_move(&r, &p, 7).expect("a move");
     assert_eq!(greedy.to, sq(&r, 2, 3));
 }
 
@@ -192,22 +192,22 @@ fn random_and_greedy_moves_are_legal_and_seeded() {
     let p = r.start_position();
     let legal = r.legal_moves(&p);
     let picks: Vec<Move> = (0..20)
-        .map(|s| search::random_move(&r, &p, s).expect("a move"))
+        .map(|s| players::random_move(&r, &p, s).expect("a move"))
         .collect();
     assert!(picks.iter().all(|m| legal.contains(m)));
     assert!(picks.iter().any(|m| *m != picks[0]), "the seed varies it");
     assert_eq!(
-        search::random_move(&r, &p, 3),
-        search::random_move(&r, &p, 3)
+        players::random_move(&r, &p, 3),
+        players::random_move(&r, &p, 3)
     );
-    assert!(legal.contains(&search::greedy_move(&r, &p, 1).expect("a move")));
+    assert!(legal.contains(&players::greedy_move(&r, &p, 1).expect("a move")));
 }
 
 /// A Sho position some seeded random moves into a game.
 fn midgame(r: &Rules, plies: u64) -> Position {
     let mut p = r.start_position();
     for s in 0..plies {
-        let Some(m) = search::greedy_move(r, &p, s) else {
+        let Some(m) = players::greedy_move(r, &p, s) else {
             break;
         };
         r.play_unchecked(&mut p, &m);
@@ -377,11 +377,11 @@ fn the_incremental_evaluation_matches_a_fresh_one() {
         ("taikyoku", "atsa", 150),
     ] {
         let r = Rules::builtin(game, set).expect("loads");
-        let eval = search::shared_eval(&r);
+        let eval = eval::shared_eval(&r);
         let mut p = r.start_position();
         let mut running = eval.evaluate(&p);
         for s in 0..plies {
-            let Some(m) = search::greedy_move(&r, &p, s) else {
+            let Some(m) = players::greedy_move(&r, &p, s) else {
                 break;
             };
             let gain = eval.move_gain(&r, &p, &m);
@@ -426,10 +426,10 @@ fn the_incremental_evaluation_stays_exact_through_ko_effects() {
     let mut effects = 0;
     for (n, set) in game.rule_sets.iter().enumerate() {
         let r = Rules::builtin("koshogi", &set.name).expect("loads");
-        let eval = search::shared_eval(&r);
+        let eval = eval::shared_eval(&r);
         let mut p = position(&r, if n % 2 == 0 { B } else { W }, &pieces);
         let mut running = eval.evaluate(&p);
-        let mut rng = taikyoku_search::eval::Rng(n as u64 + 11);
+        let mut rng = taikyoku_search::rng::Rng(n as u64 + 11);
         for ply in 0..60 {
             let moves = r.legal_moves(&p);
             let mut eventful: Vec<&Move> = moves
@@ -480,7 +480,7 @@ fn the_incremental_evaluation_stays_exact_through_ko_effects() {
 #[test]
 fn royal_safety_weighs_attackers_near_the_last_royal_and_its_shelter() {
     let r = sho_rules();
-    let eval = search::shared_eval(&r);
+    let eval = eval::shared_eval(&r);
     let kings = [("K", B, 4, 0), ("K", W, 4, 8)];
     let with = |extra: &[(&str, taikyoku_core::geometry::Side, i32, i32)]| {
         let mut all = kings.to_vec();
@@ -595,7 +595,7 @@ fn threads_time_to_depth() {
     for plies in [0, 100] {
         let mut p = r.start_position();
         for s in 0..plies {
-            let m = search::random_move(&r, &p, s).expect("a move");
+            let m = players::random_move(&r, &p, s).expect("a move");
             r.play_unchecked(&mut p, &m);
         }
         for threads in [1, 2] {
