@@ -266,9 +266,9 @@ fn start_engines(app: &mut App) -> Result<(), TuiError> {
             continue;
         };
         let e = engine::Engine::spawn(&cmd, side, log.tagged(side.name()));
-        let e = e.map_err(|e| TuiError::Engine {
+        let e = e.map_err(|source| TuiError::Engine {
             command: cmd.clone(),
-            message: e.to_string(),
+            source,
         })?;
         app.add_engine(e);
     }
