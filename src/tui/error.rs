@@ -27,7 +27,10 @@ pub enum TuiError {
     #[error(
         "--black/--white {command:?}: {source}; a player is human, computer[:LEVEL] or the command of an ATSI engine"
     )]
-    Engine { command: String, source: HostError },
+    Engine {
+        command: String,
+        source: Box<HostError>,
+    },
     #[error("cannot open the terminal: {0}")]
     Open(io::Error),
     #[error("terminal error: {0}")]

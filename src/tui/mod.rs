@@ -268,7 +268,7 @@ fn start_engines(app: &mut App) -> Result<(), TuiError> {
         let e = engine::Engine::spawn(&cmd, side, log.tagged(side.name()));
         let e = e.map_err(|source| TuiError::Engine {
             command: cmd.clone(),
-            source,
+            source: Box::new(source),
         })?;
         app.add_engine(e);
     }
