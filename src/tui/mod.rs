@@ -10,7 +10,6 @@
 pub mod app;
 pub mod board;
 pub mod dialogs;
-pub mod engine;
 pub mod error;
 pub mod keys;
 pub mod msg;
@@ -262,7 +261,7 @@ fn start_engines(app: &mut App) -> Result<(), TuiError> {
         let Player::Engine(cmd) = app.players.of(side).clone() else {
             continue;
         };
-        let e = engine::Engine::spawn(&cmd, side, log.tagged(side.name()));
+        let e = players::external::Engine::spawn(&cmd, side, log.tagged(side.name()));
         let e = e.map_err(|e| TuiError::Engine {
             command: cmd.clone(),
             message: e.to_string(),

@@ -4,9 +4,11 @@
 //! freezes; a stop flag makes it move at once. Each job has an id: what a stopped or stale job
 //! posts is ignored.
 
-use super::engine::{Engine, Handle, MARGIN};
+pub mod external;
+
 use super::msg::Msg;
 use super::text::{capital, clock_text, score_text};
+use external::{Engine, Handle, MARGIN};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};
@@ -454,7 +456,7 @@ impl Players {
     }
 
     /// Stops the running search (its result will be ignored). An engine cannot be told to
-    /// stop: it is killed, and started again for its next move (see [`super::engine`]).
+    /// stop: it is killed, and started again for its next move (see [`external`]).
     pub fn stop(&mut self) {
         if let Some(j) = self.job.take() {
             j.stop.store(true, Ordering::Relaxed);

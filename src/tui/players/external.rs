@@ -10,7 +10,7 @@
 //! engine, its whole clock) before it could be asked anything; a restart costs only its
 //! handshake, and the engine and the game cannot disagree about the position afterwards.
 
-use super::players::{Failed, Progress, Thought};
+use super::{Failed, Progress, Thought};
 use crate::host::{EngineLog, EngineProcess, HostError};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
