@@ -15,9 +15,6 @@ mod cli;
 #[path = "../src/engine_match.rs"]
 mod engine_match;
 #[allow(dead_code, unused_imports)]
-#[path = "../src/host.rs"]
-mod host;
-#[allow(dead_code, unused_imports)]
 #[path = "../src/text.rs"]
 mod text;
 #[allow(dead_code, unused_imports)]

@@ -5,7 +5,6 @@ mod analysis;
 mod atsi_engine;
 mod cli;
 mod engine_match;
-mod host;
 mod text;
 mod tui;
 

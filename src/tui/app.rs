@@ -758,7 +758,7 @@ impl App {
 
     /// A search has finished: the computer's move is played, a hint is shown.
     fn thought(&mut self, id: u64, result: Result<Thought, Failed>) -> Option<Msg> {
-        if crate::host::interrupted() {
+        if taikyoku_protocol::host::interrupted() {
             // The engines were killed by a signal: the game ends, no side lost.
             return Some(Msg::Quit);
         }

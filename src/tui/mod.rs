@@ -24,7 +24,6 @@ pub mod text;
 pub mod theme;
 pub mod view;
 
-use crate::host::{self, EngineLog};
 use app::App;
 use error::TuiError;
 use keys::Keymap;
@@ -49,6 +48,7 @@ use std::time::Duration;
 use taikyoku_core::geometry::Side;
 use taikyoku_core::position::Position;
 use taikyoku_core::rules::Rules;
+use taikyoku_protocol::host::{self, EngineLog};
 use taikyoku_records::record::{Record, Replay};
 use taikyoku_records::store;
 use taikyoku_records::timecontrol::TimeControl;

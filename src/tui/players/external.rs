@@ -1,6 +1,6 @@
-//! An external ATSI engine as a player of the terminal game ([`crate::host`] runs the process
-//! and checks its moves). The engine keeps a clock: it loses when it hangs past its time,
-//! crashes or sends an illegal move. ATSI cannot take a move back, so after an undo (or on
+//! An external ATSI engine as a player of the terminal game ([`taikyoku_protocol::host`] runs
+//! the process and checks its moves). The engine keeps a clock: it loses when it hangs past its
+//! time, crashes or sends an illegal move. ATSI cannot take a move back, so after an undo (or on
 //! a game resumed midway) the engine is told the game again from the position it is in.
 //!
 //! ATSI v00 cannot stop an engine either: an undo (or redo) while it thinks kills it (its
@@ -11,13 +11,13 @@
 //! handshake, and the engine and the game cannot disagree about the position afterwards.
 
 use super::{Failed, Progress, Thought};
-use crate::host::{EngineLog, EngineProcess, HostError};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use taikyoku_core::geometry::Side;
 use taikyoku_core::position::EndReason;
+use taikyoku_protocol::host::{EngineLog, EngineProcess, HostError, kill_group};
 use taikyoku_records::history::History;
 use taikyoku_records::timecontrol::Clocks;
 
@@ -40,20 +40,6 @@ impl Handle {
     pub fn kill(&self) {
         self.killed.store(true, Ordering::SeqCst);
         kill_group(self.pid.load(Ordering::SeqCst));
-    }
-}
-
-/// Kills a process group (an engine and whatever its shell started).
-fn kill_group(pid: u32) {
-    #[cfg(unix)]
-    if let Ok(pgid) = libc::pid_t::try_from(pid)
-        && pgid > 0
-    {
-        // SAFETY: kill(2) with a negative pid signals the engine's own process group (made at
-        // its spawn), nothing else; an error (the group is gone) is harmless.
-        unsafe {
-            libc::kill(-pgid, libc::SIGKILL);
-        }
     }
 }
 
