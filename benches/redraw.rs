@@ -1,35 +1,16 @@
 //! A full redraw of the terminal game at 240×70 (target: at most 2 ms), into a buffer.
 //! Run with `cargo bench --bench redraw`.
 
-// The game lives in the binary; the benchmark compiles its modules in directly.
-#[allow(dead_code, unused_imports)]
-#[path = "../src/analysis.rs"]
-mod analysis;
-#[allow(dead_code, unused_imports)]
-#[path = "../src/atsi_engine.rs"]
-mod atsi_engine;
-#[allow(dead_code, unused_imports)]
-#[path = "../src/cli.rs"]
-mod cli;
-#[allow(dead_code, unused_imports)]
-#[path = "../src/engine_match.rs"]
-mod engine_match;
-#[allow(dead_code, unused_imports)]
-#[path = "../src/text.rs"]
-mod text;
-#[allow(dead_code, unused_imports)]
-#[path = "../src/tui/mod.rs"]
-mod tui;
-
 use divan::Bencher;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
+use taikyoku::tui;
+use taikyoku::tui::app::App;
+use taikyoku::tui::keys::{Action, Keymap};
+use taikyoku::tui::msg::Msg;
+use taikyoku::tui::theme::Theme;
 use taikyoku_core::game::Game;
 use taikyoku_core::rules::Rules;
-use tui::app::App;
-use tui::keys::{Action, Keymap};
-use tui::msg::Msg;
-use tui::theme::Theme;
 
 fn main() {
     divan::main();

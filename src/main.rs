@@ -1,23 +1,16 @@
-//! The `taikyoku` binary: the command line (`cli`) and the terminal game (`tui`). The engine
-//! is the library; nothing here decides a rule.
-
-mod analysis;
-mod atsi_engine;
-mod cli;
-mod engine_match;
-mod text;
-mod tui;
+//! The `taikyoku` binary: parses the command line and runs it ([`taikyoku::cli`]); a failure
+//! is printed on standard error with exit status 1, or 130 when Ctrl-C stopped it.
 
 use clap::Parser;
-use cli::Cli;
+use taikyoku::cli::{self, Cli, CliError};
 
 fn main() {
     let cli = Cli::parse();
-    let result = cli::run(cli, tui::run);
+    let result = cli::run(cli, taikyoku::tui::run);
     if let Err(e) = result {
         eprintln!("taikyoku: {e}");
         // 130: the shell's status for a command ended by Ctrl-C.
-        let status = if matches!(e, cli::CliError::Interrupted(_)) {
+        let status = if matches!(e, CliError::Interrupted(_)) {
             130
         } else {
             1

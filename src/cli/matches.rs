@@ -1,7 +1,8 @@
 //! `taikyoku match`: the command line of [`taikyoku_protocol::matches`]. It checks the
 //! arguments and the match folder, then prints a line per game as it ends and the final table.
 
-use crate::cli::CliError;
+use super::error::CliError;
+use super::load::{PositionArgs, load_position};
 use crate::text::count;
 use clap::Args;
 use std::path::PathBuf;
@@ -42,7 +43,7 @@ pub struct MatchArgs {
     /// Every game starts from this position (a position string or a file holding one)
     /// instead of the opening: to replay an ending, e.g. a king hunt.
     #[command(flatten)]
-    pub position: crate::cli::PositionArgs,
+    pub position: PositionArgs,
 }
 
 fn handshake_seconds(s: &str) -> Result<f64, String> {
@@ -73,7 +74,7 @@ pub fn run(rules: Rules, args: MatchArgs) -> Result<(), CliError> {
         rules.game.name,
         out.display()
     );
-    let start = crate::cli::load_position(&rules, &args.position)?;
+    let start = load_position(&rules, &args.position)?;
     let settings = MatchSettings {
         engines: [a, b],
         games: args.games,

@@ -1,9 +1,9 @@
 //! The computer's commands: `taikyoku bestmove` (search a position) and `taikyoku values`
 //! (the piece values the evaluation derives from the data).
 
-use crate::cli::{
-    CliError, GameArgs, PositionArgs, RecordArg, load_rules, out, rules_and_position,
-};
+use super::error::CliError;
+use super::load::{GameArgs, PositionArgs, RecordArg, load_rules, rules_and_position};
+use super::stdout::out;
 use clap::Args;
 use serde_json::json;
 use std::time::Duration;
