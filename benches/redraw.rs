@@ -4,7 +4,7 @@
 use divan::Bencher;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use taikyoku::tui;
+use ratatui::widgets::Widget;
 use taikyoku::tui::app::App;
 use taikyoku::tui::keys::{Action, Keymap};
 use taikyoku::tui::msg::Msg;
@@ -41,7 +41,7 @@ fn full_redraw_240x70(bencher: Bencher, zoom: usize) {
     let mut buf = Buffer::empty(area);
     bencher.bench_local(|| {
         buf.reset();
-        tui::view::draw(divan::black_box(&app), area, &mut buf);
+        divan::black_box(&app).render(area, &mut buf);
     });
 }
 

@@ -5,10 +5,11 @@
 //! terminal, so all of it is tested without one.
 
 use super::board::Board;
-use super::dialogs::{ConfirmKind, Dialog, PromptKind, Reply};
+use super::component::{Component, Context, Reply};
+use super::dialogs::{ConfirmKind, Dialog, PromptKind};
 use super::keys::{Action, Keymap};
 use super::msg::Msg;
-use super::panels::CardPanel;
+use super::panels::SidePanel;
 use super::players::external::{self, Engine};
 use super::players::{Failed, Player, Players, Purpose, Thought};
 use super::replay::Replay;
@@ -16,8 +17,7 @@ use super::session::{SaveTarget, Session};
 use super::status::Status;
 use super::text::{capital, count, score_text, when};
 use super::theme::Theme;
-use super::view::Panel;
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use ratatui::crossterm::event::{KeyCode, KeyEventKind, KeyModifiers};
 use std::path::PathBuf;
 use std::sync::mpsc::Sender;
 use std::time::Duration;
@@ -34,7 +34,8 @@ pub struct App {
     /// The game and its files.
     pub session: Session,
     pub board: Board,
-    pub card: CardPanel,
+    /// The side panel: the piece card, the minimap, the move list.
+    pub panel: SidePanel,
     pub status: Status,
     /// The dialog that has the keys, if one is open.
     pub dialog: Option<Dialog>,
@@ -49,8 +50,6 @@ pub struct App {
     pub pending_save: Option<(PathBuf, String)>,
     pub keymap: Keymap,
     pub theme: Theme,
-    /// The side panel's width and the part of it in front.
-    pub panel: Panel,
     /// Ask before a move that removes some of the mover's own pieces (`config.toml`:
     /// `confirm_own_captures = false` turns it off).
     pub confirm_own_captures: bool,
@@ -86,7 +85,7 @@ impl App {
     fn with_session(session: Session, keymap: Keymap, theme: Theme, ascii: bool) -> App {
         App {
             board: Board::new(&session.history, ascii),
-            card: CardPanel::new(Cards::new(session.history.rules())),
+            panel: SidePanel::new(Cards::new(session.history.rules())),
             session,
             status: Status::default(),
             dialog: None,
@@ -96,7 +95,6 @@ impl App {
             pending_save: None,
             keymap,
             theme,
-            panel: Panel::default(),
             confirm_own_captures: true,
             quit: false,
             tx: None,
@@ -273,103 +271,44 @@ impl App {
         self.status.unsaved = self.session.files.unsaved.is_some();
     }
 
+    /// One message: the app may refuse it first ([`App::gate`]); then the components are
+    /// offered it ([`App::offer`]); what none takes is the app's own ([`App::own`]).
     fn step(&mut self, msg: Msg) -> Option<Msg> {
-        let h = &self.session.history;
+        let reply = match self.gate(&msg) {
+            Reply::Pass => self.offer(&msg),
+            taken => taken,
+        };
+        match reply {
+            Reply::Pass => self.own(msg),
+            Reply::Done(next) => next,
+            Reply::Close(next) => {
+                self.dialog = None;
+                next
+            }
+        }
+    }
+
+    /// What the app says before any component sees a message: a key released is dropped
+    /// (Windows reports releases; only presses act), Ctrl-C quits at once (in raw mode it
+    /// arrives as a key), and an action the game does not allow now is refused.
+    fn gate(&self, msg: &Msg) -> Reply {
         match msg {
-            Msg::Key(e) => self.handle_key(e),
-            Msg::Mouse(e) if self.dialog.is_none() => self.board.handle_mouse(e, h),
-            Msg::Mouse(_) | Msg::Resize | Msg::InputFailed(_) => None,
-            Msg::Act(a) => self.act_on(a),
-            Msg::Paste(text) => self.paste(&text),
-            Msg::Play(m) => self.play(m),
-            Msg::PlayAnyway(m) => self.play_now(m),
-            Msg::RedoReply(m) => self.play_as(m, true, None),
-            Msg::AskPromotion { yes, no } => self.open(Dialog::promote(h, yes, no)),
-            Msg::ChooseEnding { title, endings } => self.open(Dialog::Endings {
-                title,
-                endings,
-                chosen: 0,
-            }),
-            Msg::Finish(moves) => self.board.land(h, moves),
-            Msg::Open(path) => self.open_game(path),
-            Msg::Ask(PromptKind::Save) => {
-                let note = match &self.session.files.games_dir {
-                    Some(d) => format!(" (a name goes in {}; .toml is added)", d.display()),
-                    None => " (.toml is added)".into(),
-                };
-                self.open(Dialog::Prompt {
-                    kind: PromptKind::Save,
-                    text: String::new(),
-                    note,
-                })
+            Msg::Key(e) if e.kind != KeyEventKind::Press => Reply::Done(None),
+            Msg::Key(e)
+                if e.code == KeyCode::Char('c') && e.modifiers.contains(KeyModifiers::CONTROL) =>
+            {
+                Reply::Done(Some(Msg::Quit))
             }
-            Msg::Ask(kind) => self.open(Dialog::prompt(kind)),
-            Msg::Submit(kind, text) => self.submit(kind, &text),
-            Msg::Confirm(kind) => {
-                let question = self.question(kind);
-                self.open(Dialog::Confirm { kind, question })
-            }
-            Msg::Answer(kind, yes) => self.answer(kind, yes),
-            Msg::Show(n) => self.show(n),
-            Msg::AutoplayStep => self.replay.as_mut()?.step(h),
-            Msg::Progress(id, p) => {
-                self.players.progress(id, p, h);
-                None
-            }
-            Msg::Thought(id, result) => self.thought(id, result),
-            Msg::Tick => self.tick(),
-            Msg::Quit => {
-                self.quit = true;
-                None
-            }
-            say => self.status.update(say),
+            Msg::Act(a) => self
+                .refusal(*a)
+                .map_or(Reply::Pass, |m| Reply::Done(Some(m))),
+            _ => Reply::Pass,
         }
     }
 
-    /// Pasted text goes into an open prompt (one line, at most a path's length); anywhere
-    /// else it is not taken as keys.
-    fn paste(&mut self, pasted: &str) -> Option<Msg> {
-        match &mut self.dialog {
-            Some(Dialog::Prompt { text, .. }) => {
-                let room = 1000usize.saturating_sub(text.chars().count());
-                text.extend(pasted.chars().filter(|c| !c.is_control()).take(room));
-                None
-            }
-            _ => Some(Msg::warn(
-                "Pasted text is used only in a prompt (find, go to, save).",
-            )),
-        }
-    }
-
-    fn open(&mut self, d: Dialog) -> Option<Msg> {
-        self.dialog = Some(d);
-        None
-    }
-
-    /// A key goes to the open dialog, else through the keymap.
-    fn handle_key(&mut self, e: KeyEvent) -> Option<Msg> {
-        // Windows also reports releases; only presses act.
-        if e.kind != KeyEventKind::Press {
-            return None;
-        }
-        // Ctrl-C always quits at once (the terminal is in raw mode, so it arrives as a key).
-        if e.code == KeyCode::Char('c') && e.modifiers.contains(KeyModifiers::CONTROL) {
-            return Some(Msg::Quit);
-        }
-        match self.dialog.as_mut() {
-            Some(d) => match d.handle_key(e) {
-                Reply::Stay(msg) => msg,
-                Reply::Close(msg) => {
-                    self.dialog = None;
-                    msg
-                }
-            },
-            None => self.keymap.action(&e).map(Msg::Act),
-        }
-    }
-
-    /// An action: the board's, the replay's, or the game's.
-    fn act_on(&mut self, a: Action) -> Option<Msg> {
+    /// Why the game cannot do `a` now: a replay is not played in, and on the computer's turn
+    /// nothing is selected and nobody resigns for it.
+    fn refusal(&self, a: Action) -> Option<Msg> {
         let changes_game = matches!(
             a,
             Action::Select | Action::Undo | Action::Redo | Action::Resign
@@ -382,109 +321,207 @@ impl App {
         }
         let h = &self.session.history;
         let computers_turn = !self.players.human_to_move(h) && h.outcome().is_none();
-        if computers_turn && matches!(a, Action::Select | Action::Resign) {
-            let side = h.position().to_move();
-            return Some(Msg::Warn(format!(
+        (computers_turn && matches!(a, Action::Select | Action::Resign)).then(|| {
+            Msg::Warn(format!(
                 "It is {}'s turn: {} makes it move now.",
-                self.players.label(side),
+                self.players.label(h.position().to_move()),
                 self.keymap.keys_of(Action::MoveNow)
-            )));
+            ))
+        })
+    }
+
+    /// Offers `msg` to the open dialog, the board, the side panel, the replay and the status
+    /// line, in turn: the first that takes it replies.
+    fn offer(&mut self, msg: &Msg) -> Reply {
+        let h = &self.session.history;
+        let cx = Context {
+            history: h,
+            keymap: &self.keymap,
+            tx: self.tx.as_ref(),
+            shown: self.board.shown_piece(h).map(|p| p.0),
+        };
+        let parts: [Option<&mut dyn Component>; 5] = [
+            self.dialog.as_mut().map(|d| d as &mut dyn Component),
+            Some(&mut self.board),
+            Some(&mut self.panel),
+            self.replay.as_mut().map(|r| r as &mut dyn Component),
+            Some(&mut self.status),
+        ];
+        for part in parts.into_iter().flatten() {
+            match part.handle(msg, &cx) {
+                Reply::Pass => {}
+                taken => return taken,
+            }
         }
-        if let Some(msg) = self.board.update(a, h, &self.keymap) {
-            return Some(msg);
+        Reply::Pass
+    }
+
+    /// The messages no component takes: the game's own.
+    fn own(&mut self, msg: Msg) -> Option<Msg> {
+        let h = &self.session.history;
+        match msg {
+            // No dialog is open (it would have taken the key): the keymap says what it does.
+            Msg::Key(e) => self.keymap.action(&e).map(Msg::Act),
+            Msg::Act(a) => self.act_on(a),
+            Msg::Paste(_) => Some(Msg::warn(
+                "Pasted text is used only in a prompt (find, go to, save).",
+            )),
+            Msg::Play(m) => self.play(m),
+            Msg::PlayAnyway(m) => self.play_now(m),
+            Msg::RedoReply(m) => self.play_as(m, true, None),
+            Msg::AskPromotion { yes, no } => self.open(Dialog::promote(h, yes, no)),
+            Msg::ChooseEnding { title, endings } => self.open(Dialog::Endings {
+                title,
+                endings,
+                chosen: 0,
+            }),
+            Msg::Open(path) => self.open_game(path),
+            Msg::Ask(kind) => self.ask(kind),
+            Msg::Submit(kind, text) => self.submit(kind, &text),
+            Msg::Confirm(kind) => {
+                let question = self.question(kind);
+                self.open(Dialog::Confirm { kind, question })
+            }
+            Msg::Answer(kind, yes) => self.answer(kind, yes),
+            Msg::Show(n) => self.show(n),
+            Msg::Progress(id, p) => {
+                self.players.progress(id, p, h);
+                None
+            }
+            Msg::Thought(id, result) => self.thought(id, result),
+            Msg::Tick => self.tick(),
+            Msg::Quit => {
+                self.quit = true;
+                None
+            }
+            // The components take these (or there is nothing to do: no replay to step).
+            Msg::Mouse(_)
+            | Msg::Resize
+            | Msg::InputFailed(_)
+            | Msg::Finish(_)
+            | Msg::AutoplayStep
+            | Msg::Say(_)
+            | Msg::Warn(_) => None,
         }
+    }
+
+    /// Opens the prompt for `kind` (the save prompt says where a name goes).
+    fn ask(&mut self, kind: PromptKind) -> Option<Msg> {
+        if kind != PromptKind::Save {
+            return self.open(Dialog::prompt(kind));
+        }
+        let note = match &self.session.files.games_dir {
+            Some(d) => format!(" (a name goes in {}; .toml is added)", d.display()),
+            None => " (.toml is added)".into(),
+        };
+        self.open(Dialog::Prompt {
+            kind,
+            text: String::new(),
+            note,
+        })
+    }
+
+    fn open(&mut self, d: Dialog) -> Option<Msg> {
+        self.dialog = Some(d);
+        None
+    }
+
+    /// The game's own actions (the components have taken theirs).
+    fn act_on(&mut self, a: Action) -> Option<Msg> {
         match a {
             Action::Undo => self.undo(),
-            Action::Redo => match h.line().get(h.point()) {
-                Some(p) => {
-                    self.players.stop();
-                    self.redo_reply = self.players.any_computer();
-                    Some(Msg::Play(p.mv))
-                }
-                None => Some(Msg::warn("Nothing to redo.")),
-            },
-            Action::MoveNow => Some(match self.players.thinking().map(|t| t.side) {
-                Some(side) if self.players.is_engine(side) => Msg::Warn(format!(
-                    "{} cannot be hurried: ATSI has no command to make an engine move now; \
-                     it moves by its clock ({}).",
-                    self.players.label(side),
-                    self.players.clock(side, h).unwrap_or_default()
-                )),
-                Some(side) if self.players.move_now() => {
-                    Msg::Say(format!("{} moves now.", self.players.label(side)))
-                }
-                _ => Msg::warn("Nothing to hurry: the computer is not thinking now."),
-            }),
+            Action::Redo => Some(self.redo()),
+            Action::MoveNow => Some(self.move_now()),
             Action::Hint => self.hint(),
             Action::Find => Some(Msg::Ask(PromptKind::Find)),
             Action::SaveAs => Some(Msg::Ask(PromptKind::Save)),
-            Action::Recent => {
-                let f = &self.session.files;
-                let games =
-                    super::session::recent_games(&[f.autosave_dir.clone(), f.games_dir.clone()]);
-                if games.is_empty() {
-                    return Some(Msg::say("No saved or autosaved game yet."));
-                }
-                self.open(Dialog::Games { games, chosen: 0 })
-            }
+            Action::Recent => self.recent(),
             Action::Goto => Some(Msg::Ask(PromptKind::Goto)),
             Action::Save => match self.session.files.save.clone() {
                 Some(path) => Some(self.save_to(path, false)),
                 None => Some(Msg::Ask(PromptKind::Save)),
             },
-            Action::Theme => {
-                let i = Theme::NAMES
-                    .iter()
-                    .position(|n| *n == self.theme.name)
-                    .unwrap_or(0);
-                let next = Theme::NAMES[(i + 1) % Theme::NAMES.len()];
-                self.theme = Theme::by_name(next).unwrap_or_else(Theme::default_theme);
-                Some(Msg::Say(format!("Theme: {next}.")))
-            }
+            Action::Theme => Some(self.next_theme()),
             Action::Help => self.open(Dialog::help()),
-            Action::PanelWidth => {
-                self.panel.width = self.panel.width.next();
-                Some(Msg::say(self.panel.width.describe()))
-            }
-            Action::PanelNext => {
-                self.panel.front = self.panel.front.next();
-                Some(Msg::Say(format!(
-                    "The side panel shows {} first.",
-                    self.panel.front.name()
-                )))
-            }
-            Action::CardUp | Action::CardDown => {
-                let down = a == Action::CardDown;
-                self.card
-                    .scroll(self.board.shown_piece(h).map(|p| p.0), down);
-                None
-            }
             Action::Resign if self.outcome().is_some() => {
                 Some(Msg::warn("The game is already over."))
             }
             Action::Resign => Some(Msg::Confirm(ConfirmKind::Resign)),
-            Action::Quit => {
-                // An autosaved game or a replay loses nothing by quitting at once.
-                let f = &self.session.files;
-                if f.unsaved.is_some() && self.replay.is_none() {
-                    Some(Msg::Confirm(ConfirmKind::QuitUnsaved))
-                } else if h.played().is_empty() || self.replay.is_some() || f.autosave.is_some() {
-                    Some(Msg::Quit)
-                } else {
-                    Some(Msg::Confirm(ConfirmKind::Quit))
-                }
-            }
+            Action::Quit => Some(self.quit_asked()),
             Action::Branch if self.replay.is_some() => self.branch(),
-            _ => match self.replay.as_mut() {
-                Some(r) => r.update(a, h, self.tx.as_ref()),
-                // The board's own actions (a cursor move) have done their part already.
-                None if !a.describe().starts_with("replay: ") => None,
-                None => Some(Msg::Warn(format!(
-                    "{} ({}) works only in a replay: taikyoku replay FILE.",
-                    self.keymap.keys_of(a),
-                    a.describe().trim_start_matches("replay: ")
-                ))),
-            },
+            // A replay takes its actions; without one they do nothing.
+            _ if a.describe().starts_with("replay: ") => Some(Msg::Warn(format!(
+                "{} ({}) works only in a replay: taikyoku replay FILE.",
+                self.keymap.keys_of(a),
+                a.describe().trim_start_matches("replay: ")
+            ))),
+            _ => None,
+        }
+    }
+
+    /// Plays the next move of the line again (the computer's reply is redone after it).
+    fn redo(&mut self) -> Msg {
+        let h = &self.session.history;
+        match h.line().get(h.point()) {
+            Some(p) => {
+                self.players.stop();
+                self.redo_reply = self.players.any_computer();
+                Msg::Play(p.mv)
+            }
+            None => Msg::warn("Nothing to redo."),
+        }
+    }
+
+    /// The computer thinking plays its best move so far; an engine cannot be hurried.
+    fn move_now(&mut self) -> Msg {
+        let h = &self.session.history;
+        match self.players.thinking().map(|t| t.side) {
+            Some(side) if self.players.is_engine(side) => Msg::Warn(format!(
+                "{} cannot be hurried: ATSI has no command to make an engine move now; \
+                 it moves by its clock ({}).",
+                self.players.label(side),
+                self.players.clock(side, h).unwrap_or_default()
+            )),
+            Some(side) if self.players.move_now() => {
+                Msg::Say(format!("{} moves now.", self.players.label(side)))
+            }
+            _ => Msg::warn("Nothing to hurry: the computer is not thinking now."),
+        }
+    }
+
+    /// The list of recent and unfinished games, to open one.
+    fn recent(&mut self) -> Option<Msg> {
+        let f = &self.session.files;
+        let games = super::session::recent_games(&[f.autosave_dir.clone(), f.games_dir.clone()]);
+        if games.is_empty() {
+            return Some(Msg::say("No saved or autosaved game yet."));
+        }
+        self.open(Dialog::Games { games, chosen: 0 })
+    }
+
+    fn next_theme(&mut self) -> Msg {
+        let names = Theme::NAMES;
+        let i = names
+            .iter()
+            .position(|n| *n == self.theme.name)
+            .unwrap_or(0);
+        let next = names[(i + 1) % names.len()];
+        self.theme = Theme::by_name(next).unwrap_or_else(Theme::default_theme);
+        Msg::Say(format!("Theme: {next}."))
+    }
+
+    /// Quitting: an autosaved game or a replay loses nothing by quitting at once.
+    fn quit_asked(&self) -> Msg {
+        let f = &self.session.files;
+        if f.unsaved.is_some() && self.replay.is_none() {
+            Msg::Confirm(ConfirmKind::QuitUnsaved)
+        } else if self.history().played().is_empty()
+            || self.replay.is_some()
+            || f.autosave.is_some()
+        {
+            Msg::Quit
+        } else {
+            Msg::Confirm(ConfirmKind::Quit)
         }
     }
 
@@ -553,18 +590,11 @@ impl App {
         }
     }
 
+    /// A prompt's answer (the board takes the go-to and find prompts').
     fn submit(&mut self, kind: PromptKind, text: &str) -> Option<Msg> {
         let h = &self.session.history;
         Some(match kind {
-            PromptKind::Goto => self.board.go_to(h, text),
-            PromptKind::Find if text.is_empty() => match self.board.last_find.clone() {
-                Some(last) => self.board.find(h, &last),
-                None => Msg::warn("Nothing to find: type a piece's name, code or kanji."),
-            },
-            PromptKind::Find => {
-                self.board.last_find = Some(text.to_string());
-                self.board.find(h, text)
-            }
+            PromptKind::Goto | PromptKind::Find => return None,
             PromptKind::Save if text.is_empty() => Msg::warn("Not saved: no file name."),
             PromptKind::Save => {
                 let path = super::session::save_path(text, self.session.files.games_dir.as_deref());

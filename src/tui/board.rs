@@ -2,17 +2,20 @@
 //! leg, and the move marks. It turns cursor, selection and view keys into changes of its own
 //! and into messages (a move to play, a question to ask, a line for the status bar).
 
+use super::component::{Component, Context, Reply};
+use super::dialogs::PromptKind;
 use super::keys::{Action, Keymap};
 use super::msg::Msg;
 use super::preview;
-pub use super::selection::Selection;
+use super::selection::{self, Selection};
 use super::text::capital;
 use super::theme::Theme;
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
-use taikyoku_core::catalogue::{KindId, Lookup};
+use ratatui::widgets::Widget;
+use taikyoku_core::catalogue::{Catalogue, KindId, Lookup};
 use taikyoku_core::geometry::{Dims, Side, Square};
 use taikyoku_core::moves::Move;
 use taikyoku_core::notation;
@@ -159,11 +162,29 @@ impl Board {
         }
     }
 
-    /// The board's part of an action (cursor, selection, view); `None` for the others.
-    pub fn update(&mut self, a: Action, h: &History, keys: &Keymap) -> Option<Msg> {
-        let said = |s: &str| Some(Msg::say(s));
+    /// The board's part of an action (cursor, selection, view); the others pass.
+    fn act(&mut self, a: Action, h: &History, keys: &Keymap) -> Reply {
+        if let Some((dc, dr)) = self.step_of(a) {
+            self.move_cursor(h, dc, dr);
+            return Reply::Done(self.preview(h));
+        }
+        let msg = match a {
+            Action::LastMove => self.cursor_to_last_move(h),
+            Action::OwnRoyal => self.cursor_to_own_royal(h),
+            Action::Select => return Reply::Done(self.select(h, keys)),
+            Action::Cancel => self.cancel(h),
+            Action::ZoomIn | Action::ZoomOut | Action::Flip | Action::Follow | Action::Ascii => {
+                self.change_view(a, h)
+            }
+            _ => return Reply::Pass,
+        };
+        Reply::Done(Some(msg))
+    }
+
+    /// How far a cursor key moves the cursor, in screen columns and rows.
+    fn step_of(&self, a: Action) -> Option<(i32, i32)> {
         let page = self.geom.rows.max(2) - 1;
-        let (dc, dr) = match a {
+        Some(match a {
             Action::Left => (-1, 0),
             Action::Right => (1, 0),
             Action::Up => (0, -1),
@@ -174,83 +195,77 @@ impl Board {
             Action::FarDown => (0, 5),
             Action::PageUp => (0, -page),
             Action::PageDown => (0, page),
-            _ => (0, 0),
+            _ => return None,
+        })
+    }
+
+    /// The cursor on the last move's square.
+    fn cursor_to_last_move(&mut self, h: &History) -> Msg {
+        let Some(last) = h.last() else {
+            return Msg::warn("No move has been played yet.");
         };
-        if (dc, dr) != (0, 0) {
-            self.move_cursor(h, dc, dr);
-            return self.preview(h);
-        }
+        self.cursor = self.dims.xy(last.mv.to);
+        self.center_on_cursor();
+        self.refresh_overlay(h);
+        Msg::Say(format!(
+            "The last move: {} {}.",
+            capital(last.side.name()),
+            last.text
+        ))
+    }
+
+    /// The cursor on the side to move's royal piece.
+    fn cursor_to_own_royal(&mut self, h: &History) -> Msg {
+        self.cursor = self.own_royal_square(h);
+        self.center_on_cursor();
+        self.refresh_overlay(h);
+        self.preview(h).unwrap_or_else(|| {
+            Msg::Say(format!(
+                "{}'s royal piece on {}.",
+                capital(h.position().to_move().name()),
+                self.dims.square_name(self.cursor_square())
+            ))
+        })
+    }
+
+    /// Zoom, turn the board round, follow the side to move, kanji or ASCII.
+    fn change_view(&mut self, a: Action, h: &History) -> Msg {
+        let v = &mut self.view;
+        let said = |on: bool, yes: &str, no: &str| Msg::say(if on { yes } else { no });
         match a {
-            Action::LastMove => {
-                let Some(last) = h.last() else {
-                    return Some(Msg::warn("No move has been played yet."));
-                };
-                self.cursor = self.dims.xy(last.mv.to);
-                self.center_on_cursor();
-                self.refresh_overlay(h);
-                return Some(Msg::Say(format!(
-                    "The last move: {} {}.",
-                    capital(last.side.name()),
-                    last.text
-                )));
-            }
-            Action::OwnRoyal => {
-                self.cursor = self.own_royal_square(h);
-                self.center_on_cursor();
-                self.refresh_overlay(h);
-                return self.preview(h).or_else(|| {
-                    Some(Msg::Say(format!(
-                        "{}'s royal piece on {}.",
-                        capital(h.position().to_move().name()),
-                        self.dims.square_name(self.cursor_square())
-                    )))
-                });
-            }
-            Action::Select => return self.select(h, keys),
-            Action::Cancel => return Some(self.cancel(h)),
-            Action::ZoomIn | Action::ZoomOut => {
-                self.view.zoom = match a {
-                    Action::ZoomIn => (self.view.zoom + 1).min(ZOOM_WIDTHS.len() - 1),
-                    _ => self.view.zoom.saturating_sub(1),
-                };
-                let w = self.cell_width();
-                return Some(Msg::say(format!("Squares {w} cells wide.")));
-            }
+            Action::ZoomIn => v.zoom = (v.zoom + 1).min(ZOOM_WIDTHS.len() - 1),
+            Action::ZoomOut => v.zoom = v.zoom.saturating_sub(1),
             Action::Flip => {
-                self.view.flipped = !self.view.flipped;
+                v.flipped = !v.flipped;
                 self.center_on_cursor();
-                return said(if self.view.flipped {
-                    "White's side at the bottom."
-                } else {
-                    "Black's side at the bottom."
-                });
+                let on = self.view.flipped;
+                return said(
+                    on,
+                    "White's side at the bottom.",
+                    "Black's side at the bottom.",
+                );
             }
             Action::Follow => {
-                self.view.follow = !self.view.follow;
-                if self.view.follow {
+                v.follow = !v.follow;
+                if v.follow {
                     self.face_side_to_move(h);
                 }
-                return said(if self.view.follow {
-                    "The board turns to the side to move after each move."
-                } else {
-                    "The board stays as it is."
-                });
+                return said(
+                    self.view.follow,
+                    "The board turns to the side to move after each move.",
+                    "The board stays as it is.",
+                );
             }
-            Action::Ascii => {
-                self.view.ascii = !self.view.ascii;
-                return said(if self.view.ascii {
-                    "Pieces by ASCII code."
-                } else {
-                    "Pieces by kanji."
-                });
+            _ => {
+                v.ascii = !v.ascii;
+                return said(v.ascii, "Pieces by ASCII code.", "Pieces by kanji.");
             }
-            _ => {}
         }
-        None
+        Msg::say(format!("Squares {} cells wide.", self.cell_width()))
     }
 
     /// Click to select or choose, wheel to scroll.
-    pub fn handle_mouse(&mut self, e: MouseEvent, h: &History) -> Option<Msg> {
+    fn handle_mouse(&mut self, e: MouseEvent, h: &History) -> Option<Msg> {
         match e.kind {
             MouseEventKind::Down(MouseButton::Left) => {
                 let (x, y) = self.square_at(e.column, e.row)?;
@@ -471,6 +486,17 @@ impl Board {
         }
     }
 
+    /// The find prompt's answer: the piece named, or (nothing typed) the last one again.
+    fn find_named(&mut self, h: &History, text: &str) -> Msg {
+        if !text.is_empty() {
+            self.last_find = Some(text.to_string());
+        }
+        match self.last_find.clone() {
+            Some(name) => self.find(h, &name),
+            None => Msg::warn("Nothing to find: type a piece's name, code or kanji."),
+        }
+    }
+
     /// Shows the named piece's card and moves the cursor to the next one on the board. A
     /// label the board shows for several kinds (`獅`) finds a piece of any of them.
     pub fn find(&mut self, h: &History, text: &str) -> Msg {
@@ -497,15 +523,7 @@ impl Board {
             })
             .collect();
         found.sort_by_key(|&(x, y, own, _)| (!own, y, x));
-        let names = |ks: &[KindId]| {
-            if let [k] = ks {
-                return cat.kind(*k).name.clone();
-            }
-            ks.iter()
-                .map(|&k| format!("{} ({})", cat.kind(k).name, cat.kind(k).code))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
+        let names = |ks: &[KindId]| kind_names(cat, ks);
         let Some(at) = (!found.is_empty()).then(|| {
             found
                 .iter()
@@ -632,10 +650,10 @@ impl Board {
 
     /// One of several ways to end the move was chosen (in the menu): played, or its shots are
     /// chosen next.
-    pub fn land(&mut self, h: &History, moves: Vec<Move>) -> Option<Msg> {
+    fn land(&mut self, h: &History, moves: Vec<Move>) -> Option<Msg> {
         let msg = match self.selection.as_mut() {
             Some(sel) => sel.land(h, moves),
-            None => super::selection::finish(moves),
+            None => selection::finish(moves),
         };
         self.refresh_overlay(h);
         msg
@@ -722,64 +740,64 @@ impl Board {
             w
         }
     }
+}
 
-    /// Draws the board: file and rank labels, the pieces, the move marks, the cursor.
-    pub fn draw(&self, h: &History, theme: &Theme, area: Rect, buf: &mut Buffer) {
-        let t = theme;
-        let g = self.geometry(area);
+/// The board drawn: file and rank labels, the pieces, the move marks, the cursor.
+pub struct BoardWidget<'a> {
+    pub board: &'a Board,
+    pub history: &'a History,
+    pub theme: &'a Theme,
+}
+
+/// What the squares of one draw share: the last move, what it took, the selection.
+struct Marked {
+    last: Option<Move>,
+    taken: Vec<Square>,
+    selected: Option<Square>,
+    legs: Vec<Square>,
+}
+
+impl Widget for BoardWidget<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let (b, h, t) = (self.board, self.history, self.theme);
+        let g = b.geometry(area);
         let d = h.rules().dims();
-        let (sc, sr) = self.view.scroll;
-        self.draw_labels(g, area, t, buf);
-        let last = h.last().map(|p| p.mv);
+        let (sc, sr) = b.view.scroll;
+        self.draw_labels(g, area, buf);
         // What the shown move took: marked on the (now empty) squares.
-        let taken: Vec<Square> = h.last().map_or(Vec::new(), |p| p.mv.victims(d).collect());
-        let selected = self.selection.as_ref().map(|s| s.from);
-        let legs = self.selection.as_ref().map_or(Vec::new(), |s| s.entered());
+        let marked = Marked {
+            last: h.last().map(|p| p.mv),
+            taken: h.last().map_or(Vec::new(), |p| p.mv.victims(d).collect()),
+            selected: b.selection.as_ref().map(|s| s.from),
+            legs: b.selection.as_ref().map_or(Vec::new(), |s| s.entered()),
+        };
         for r in 0..g.rows {
             for c in 0..g.cols {
-                let (x, y) = self.board_xy(c + sc, r + sr);
+                let (x, y) = b.board_xy(c + sc, r + sr);
                 let Some(sq) = d.square(x, y) else { continue };
-                let mut base = Style::new();
-                if let Some(m) = last
-                    && (m.from == sq || m.to == sq || m.path().contains(&sq))
-                {
-                    base = base.patch(t.last_move);
-                }
-                let hinted = self
-                    .hint
-                    .is_some_and(|m| m.from == sq || m.to == sq || m.path().contains(&sq));
-                if selected == Some(sq) || legs.contains(&sq) || hinted {
-                    base = base.patch(t.selected);
-                }
-                if self.doomed.contains(&sq) {
-                    base = base.add_modifier(Modifier::REVERSED);
-                }
-                if (x, y) == self.cursor {
-                    base = base.patch(t.cursor).add_modifier(Modifier::REVERSED);
-                }
                 let cell = Cell {
                     col: g.left + c as u16 * g.cell_w,
                     row: g.top + r as u16,
                     w: g.cell_w,
-                    flags: self.overlay[sq.0 as usize],
-                    base,
+                    flags: b.overlay[sq.0 as usize],
+                    base: self.square_style(sq, (x, y), &marked),
                 };
                 match h.position().piece_at(sq) {
                     Some(p) => cell.piece(
                         p,
-                        &self.piece_text(h, p.kind, p.side, g.cell_w),
+                        &b.piece_text(h, p.kind, p.side, g.cell_w),
                         Marks {
-                            ascii: self.view.ascii,
-                            danger: self.danger.iter().any(|d| d.0 == sq),
-                            held: self.held.iter().find(|h| h.0 == sq).map(|h| h.1),
-                            facing: self.facing(p.side),
+                            ascii: b.view.ascii,
+                            danger: b.danger.iter().any(|d| d.0 == sq),
+                            held: b.held.iter().find(|h| h.0 == sq).map(|h| h.1),
+                            facing: b.facing(p.side),
                         },
                         t,
                         buf,
                     ),
                     // In a replay what the move took shows over the moved piece's marks.
                     None => cell.empty(
-                        taken.contains(&sq) && (cell.flags == 0 || self.read_only),
+                        marked.taken.contains(&sq) && (cell.flags == 0 || b.read_only),
                         t,
                         buf,
                     ),
@@ -787,21 +805,61 @@ impl Board {
             }
         }
     }
+}
+
+impl BoardWidget<'_> {
+    /// A square's background: the last move, the selection and hint, what the move under
+    /// the cursor removes, the cursor.
+    fn square_style(&self, sq: Square, xy: (i32, i32), m: &Marked) -> Style {
+        let (b, t) = (self.board, self.theme);
+        let on = |mv: Move| mv.from == sq || mv.to == sq || mv.path().contains(&sq);
+        let mut base = Style::new();
+        if m.last.is_some_and(on) {
+            base = base.patch(t.last_move);
+        }
+        if m.selected == Some(sq) || m.legs.contains(&sq) || b.hint.is_some_and(on) {
+            base = base.patch(t.selected);
+        }
+        if b.doomed.contains(&sq) {
+            base = base.add_modifier(Modifier::REVERSED);
+        }
+        if xy == b.cursor {
+            base = base.patch(t.cursor).add_modifier(Modifier::REVERSED);
+        }
+        base
+    }
 
     /// File labels along the top, rank labels down the left.
-    fn draw_labels(&self, g: Geometry, area: Rect, t: &Theme, buf: &mut Buffer) {
-        let (sc, sr) = self.view.scroll;
-        let (d, w) = (self.dims, g.cell_w);
+    fn draw_labels(&self, g: Geometry, area: Rect, buf: &mut Buffer) {
+        let (b, t) = (self.board, self.theme);
+        let (sc, sr) = b.view.scroll;
+        let (d, w) = (b.dims, g.cell_w);
         for c in 0..g.cols {
-            let (x, _) = self.board_xy(c + sc, 0);
+            let (x, _) = b.board_xy(c + sc, 0);
             let label = format!("{:^w$}", d.files as i32 - x, w = w as usize);
             buf.set_string(g.left + c as u16 * w, area.y, label, t.label);
         }
         for r in 0..g.rows {
-            let (_, y) = self.board_xy(0, r + sr);
+            let (_, y) = b.board_xy(0, r + sr);
             let label = format!("{:>3} ", d.ranks as i32 - y);
             buf.set_string(area.x, g.top + r as u16, label, t.label);
         }
+    }
+}
+
+impl Component for Board {
+    /// Its actions, the mouse, the end of a move chosen in a menu, and the answers to the
+    /// go-to and find prompts.
+    fn handle(&mut self, msg: &Msg, cx: &Context) -> Reply {
+        let h = cx.history;
+        Reply::Done(match msg {
+            Msg::Act(a) => return self.act(*a, h, cx.keymap),
+            Msg::Mouse(e) => self.handle_mouse(*e, h),
+            Msg::Finish(moves) => self.land(h, moves.clone()),
+            Msg::Submit(PromptKind::Goto, text) => Some(self.go_to(h, text)),
+            Msg::Submit(PromptKind::Find, text) => Some(self.find_named(h, text)),
+            _ => return Reply::Pass,
+        })
     }
 }
 
@@ -914,6 +972,18 @@ fn occupied_mark(t: &Theme, flags: u16, danger: bool) -> Option<(char, Style)> {
     } else {
         return None;
     })
+}
+
+/// "Lion" for one kind; "Lion (LN), Lion hawk (LH)" for several.
+fn kind_names(cat: &Catalogue, kinds: &[KindId]) -> String {
+    if let [k] = kinds {
+        return cat.kind(*k).name.clone();
+    }
+    kinds
+        .iter()
+        .map(|&k| format!("{} ({})", cat.kind(k).name, cat.kind(k).code))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Why the selected piece cannot go to `to`.

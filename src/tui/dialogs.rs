@@ -2,6 +2,7 @@
 //! question, the promotion question and the help. Each handles its own keys and draws itself
 //! (on the status line, or over the board for the help).
 
+use super::component::{Component, Context, Reply};
 use super::keys::{Action, Keymap};
 use super::msg::Msg;
 use super::preview::Ending;
@@ -76,12 +77,6 @@ pub enum Dialog {
     },
 }
 
-/// What a key did to a dialog: it stays open or closes, and may send a message.
-pub enum Reply {
-    Stay(Option<Msg>),
-    Close(Option<Msg>),
-}
-
 impl Dialog {
     pub fn prompt(kind: PromptKind) -> Dialog {
         Dialog::Prompt {
@@ -114,82 +109,58 @@ impl Dialog {
         Dialog::Help(0)
     }
 
-    pub fn handle_key(&mut self, e: KeyEvent) -> Reply {
+    /// A key: the dialog stays open ([`Reply::Done`]) or closes, and may send a message.
+    fn handle_key(&mut self, e: KeyEvent) -> Reply {
+        let close = |msg: Msg| Reply::Close(Some(msg));
         match self {
-            // Only the keys that say so close the help; the others scroll it or do nothing.
-            Dialog::Help(top) => match e.code {
-                KeyCode::Esc | KeyCode::Enter | KeyCode::Char('q' | '?') => Reply::Close(None),
-                KeyCode::Down | KeyCode::Char('j') => {
-                    *top = top.saturating_add(1);
-                    Reply::Stay(None)
-                }
-                KeyCode::Up | KeyCode::Char('k') => {
-                    *top = top.saturating_sub(1);
-                    Reply::Stay(None)
-                }
-                KeyCode::PageDown | KeyCode::Char(' ') => {
-                    *top = top.saturating_add(10);
-                    Reply::Stay(None)
-                }
-                KeyCode::PageUp => {
-                    *top = top.saturating_sub(10);
-                    Reply::Stay(None)
-                }
-                KeyCode::Home => {
-                    *top = 0;
-                    Reply::Stay(None)
-                }
-                _ => Reply::Stay(None),
-            },
+            Dialog::Help(top) => help_key(e, top),
             Dialog::Prompt { kind, text, .. } => match e.code {
-                KeyCode::Esc => Reply::Close(Some(Msg::say("Cancelled."))),
-                KeyCode::Enter => Reply::Close(Some(Msg::Submit(*kind, text.trim().to_string()))),
+                KeyCode::Esc => close(Msg::say("Cancelled.")),
+                KeyCode::Enter => close(Msg::Submit(*kind, text.trim().to_string())),
                 KeyCode::Backspace => {
                     text.pop();
-                    Reply::Stay(None)
+                    Reply::Done(None)
                 }
                 KeyCode::Char(c) => {
                     text.push(c);
-                    Reply::Stay(None)
+                    Reply::Done(None)
                 }
-                _ => Reply::Stay(None),
+                _ => Reply::Done(None),
             },
             Dialog::Confirm {
                 kind: ConfirmKind::Resume,
                 ..
             } => match e.code {
-                KeyCode::Enter => Reply::Close(Some(Msg::Answer(ConfirmKind::Resume, true))),
-                KeyCode::Char('n' | 'N') => {
-                    Reply::Close(Some(Msg::Answer(ConfirmKind::Resume, false)))
-                }
-                KeyCode::Char('o') => Reply::Close(Some(Msg::Act(Action::Recent))),
-                _ => Reply::Stay(None),
+                KeyCode::Enter => close(Msg::Answer(ConfirmKind::Resume, true)),
+                KeyCode::Char('n' | 'N') => close(Msg::Answer(ConfirmKind::Resume, false)),
+                KeyCode::Char('o') => close(Msg::Act(Action::Recent)),
+                _ => Reply::Done(None),
             },
             Dialog::Confirm { kind, .. } => {
                 let yes = matches!(e.code, KeyCode::Char('y' | 'Y'));
-                Reply::Close(Some(Msg::Answer(*kind, yes)))
+                close(Msg::Answer(*kind, yes))
             }
             Dialog::Endings {
                 endings, chosen, ..
             } => match pick(e, chosen, endings.len()) {
-                Pick::Stay => Reply::Stay(None),
-                Pick::Cancel => Reply::Close(Some(Msg::say("Cancelled: choose again."))),
-                Pick::Take(i) => Reply::Close(Some(Msg::Finish(endings[i].moves.clone()))),
+                Pick::Stay => Reply::Done(None),
+                Pick::Cancel => close(Msg::say("Cancelled: choose again.")),
+                Pick::Take(i) => close(Msg::Finish(endings[i].moves.clone())),
             },
             Dialog::Games { games, chosen } => match pick(e, chosen, games.len()) {
-                Pick::Stay => Reply::Stay(None),
-                Pick::Cancel => Reply::Close(Some(Msg::say("Cancelled."))),
-                Pick::Take(i) => Reply::Close(Some(Msg::Open(games[i].path.clone()))),
+                Pick::Stay => Reply::Done(None),
+                Pick::Cancel => close(Msg::say("Cancelled.")),
+                Pick::Take(i) => close(Msg::Open(games[i].path.clone())),
             },
             Dialog::Promote { yes, no, line } => match e.code {
-                KeyCode::Char('y' | 'Y') => Reply::Close(Some(Msg::Play(*yes))),
-                KeyCode::Char('n' | 'N') => Reply::Close(Some(Msg::Play(*no))),
-                KeyCode::Esc => Reply::Close(Some(Msg::say("Cancelled: choose again."))),
+                KeyCode::Char('y' | 'Y') => close(Msg::Play(*yes)),
+                KeyCode::Char('n' | 'N') => close(Msg::Play(*no)),
+                KeyCode::Esc => close(Msg::say("Cancelled: choose again.")),
                 _ => {
                     if !line.ends_with(" (y for yes, n for no)") {
                         line.push_str(" (y for yes, n for no)");
                     }
-                    Reply::Stay(None)
+                    Reply::Done(None)
                 }
             },
         }
@@ -233,10 +204,50 @@ impl Dialog {
             Dialog::Confirm { .. } | Dialog::Promote { .. } | Dialog::Endings { .. }
         )
     }
+}
 
-    /// Draws what the dialog shows over the screen (the help).
-    pub fn draw(&self, keymap: &Keymap, theme: &Theme, area: Rect, buf: &mut Buffer) {
-        match self {
+impl Component for Dialog {
+    /// An open dialog has the keys and the mouse (a click does not reach the board under
+    /// it); a prompt takes pasted text, at most a path's length of one line.
+    fn handle(&mut self, msg: &Msg, _: &Context) -> Reply {
+        match (msg, self) {
+            (Msg::Key(e), d) => d.handle_key(*e),
+            (Msg::Mouse(_), _) => Reply::Done(None),
+            (Msg::Paste(pasted), Dialog::Prompt { text, .. }) => {
+                let room = 1000usize.saturating_sub(text.chars().count());
+                text.extend(pasted.chars().filter(|c| !c.is_control()).take(room));
+                Reply::Done(None)
+            }
+            _ => Reply::Pass,
+        }
+    }
+}
+
+/// Only the keys that say so close the help; the others scroll it or do nothing.
+fn help_key(e: KeyEvent, top: &mut u16) -> Reply {
+    *top = match e.code {
+        KeyCode::Esc | KeyCode::Enter | KeyCode::Char('q' | '?') => return Reply::Close(None),
+        KeyCode::Down | KeyCode::Char('j') => top.saturating_add(1),
+        KeyCode::Up | KeyCode::Char('k') => top.saturating_sub(1),
+        KeyCode::PageDown | KeyCode::Char(' ') => top.saturating_add(10),
+        KeyCode::PageUp => top.saturating_sub(10),
+        KeyCode::Home => 0,
+        _ => *top,
+    };
+    Reply::Done(None)
+}
+
+/// What a dialog shows over the screen: the help, or a menu.
+pub struct DialogWidget<'a> {
+    pub dialog: &'a Dialog,
+    pub keymap: &'a Keymap,
+    pub theme: &'a Theme,
+}
+
+impl Widget for DialogWidget<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let (keymap, theme) = (self.keymap, self.theme);
+        match self.dialog {
             Dialog::Help(top) => draw_help(keymap, theme, *top, area, buf),
             Dialog::Endings {
                 title,

@@ -2,6 +2,7 @@
 
 use super::keys::KeyError;
 use std::io;
+use taikyoku_protocol::host::HostError;
 
 /// An error of the terminal game (the command line wraps it).
 #[derive(Debug, thiserror::Error)]
@@ -24,9 +25,12 @@ pub enum TuiError {
     UnknownTheme { name: String, known: String },
     /// An external engine could not be started (or did not answer its handshake).
     #[error(
-        "--black/--white {command:?}: {message}; a player is human, computer[:LEVEL] or the command of an ATSI engine"
+        "--black/--white {command:?}: {source}; a player is human, computer[:LEVEL] or the command of an ATSI engine"
     )]
-    Engine { command: String, message: String },
+    Engine {
+        command: String,
+        source: Box<HostError>,
+    },
     #[error("cannot open the terminal: {0}")]
     Open(io::Error),
     #[error("terminal error: {0}")]

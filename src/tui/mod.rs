@@ -2,13 +2,16 @@
 //! panic and on Ctrl-C (raw mode, the alternate screen and mouse capture are all undone).
 
 //! The game is made of components (the [`board`], the side [`panels`], the [`status`] line,
-//! the [`dialogs`], the [`replay`]) around one [`app::App`] that handles every [`msg::Msg`];
-//! the game itself and its files are the [`session`]. The event loop feeds the app from one
-//! channel: an input thread posts the terminal's keys and mouse there, and background work (the
-//! replay's timer) posts its own messages.
+//! the [`dialogs`], the [`replay`]), each a [`component::Component`] that takes messages and
+//! draws as ratatui widgets, around one [`app::App`] that offers them every [`msg::Msg`] and
+//! handles what none takes; the [`view`] lays the screen out. Their text helpers are in
+//! [`text`]; the game itself and its files are the [`session`]. The event loop feeds the app
+//! from one channel: an input thread posts the terminal's keys and mouse there, and background
+//! work (the replay's timer) posts its own messages.
 
 pub mod app;
 pub mod board;
+pub mod component;
 pub mod dialogs;
 pub mod error;
 pub mod keys;
@@ -262,9 +265,9 @@ fn start_engines(app: &mut App) -> Result<(), TuiError> {
             continue;
         };
         let e = players::external::Engine::spawn(&cmd, side, log.tagged(side.name()));
-        let e = e.map_err(|e| TuiError::Engine {
+        let e = e.map_err(|source| TuiError::Engine {
             command: cmd.clone(),
-            message: e.to_string(),
+            source: Box::new(source),
         })?;
         app.add_engine(e);
     }
@@ -331,7 +334,7 @@ fn event_loop(
         let size = terminal.size()?;
         let area = ratatui::layout::Rect::new(0, 0, size.width, size.height);
         app.layout(area);
-        terminal.draw(|f| view::draw(app, f.area(), f.buffer_mut()))?;
+        terminal.draw(|f| f.render_widget(&*app, f.area()))?;
         // For the end-to-end test that proves a panic gives the terminal back.
         if std::env::var_os("TAIKYOKU_TEST_PANIC").is_some() {
             panic!("TAIKYOKU_TEST_PANIC is set");

@@ -1,7 +1,11 @@
-//! The side panels: the piece card, the minimap and the move list. They draw what the board
-//! and the game show; they take no keys.
+//! The side panel: the piece card, the minimap and the move list, stacked as the player sets
+//! it (its width, the part in front). It takes the panel's own keys (width, front, card
+//! scroll); its parts draw as widgets from what the board and the game show.
 
 use super::board::Board;
+use super::component::{Component, Context, Reply};
+use super::keys::Action;
+use super::msg::Msg;
 use super::replay::Replay;
 use super::text::{CARD_LEGEND, capital, count, wrapped_rows};
 use super::theme::Theme;
@@ -10,11 +14,127 @@ use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
-use taikyoku_core::card::Cards;
+use taikyoku_core::card::{Cards, PieceCard};
 use taikyoku_core::catalogue::KindId;
 use taikyoku_core::geometry::Side;
+use taikyoku_core::piece::Piece;
 use taikyoku_core::reach::mark;
 use taikyoku_records::history::History;
+
+/// How wide the side panel is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PanelWidth {
+    /// At least [`PANEL_WIDTH`](super::view::PANEL_WIDTH), and whatever the board leaves
+    /// spare.
+    Auto,
+    Narrow,
+    Hidden,
+}
+
+impl PanelWidth {
+    pub fn next(self) -> PanelWidth {
+        match self {
+            PanelWidth::Auto => PanelWidth::Narrow,
+            PanelWidth::Narrow => PanelWidth::Hidden,
+            PanelWidth::Hidden => PanelWidth::Auto,
+        }
+    }
+
+    pub fn describe(self) -> &'static str {
+        match self {
+            PanelWidth::Auto => "The side panel is back, as wide as the board leaves room for.",
+            PanelWidth::Narrow => "The side panel is narrow.",
+            PanelWidth::Hidden => "The side panel is hidden: the board has the whole width.",
+        }
+    }
+}
+
+/// A part of the side panel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Section {
+    Card,
+    Minimap,
+    Moves,
+}
+
+impl Section {
+    pub const ALL: [Section; 3] = [Section::Card, Section::Minimap, Section::Moves];
+
+    pub fn next(self) -> Section {
+        match self {
+            Section::Card => Section::Minimap,
+            Section::Minimap => Section::Moves,
+            Section::Moves => Section::Card,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Section::Card => "the piece card",
+            Section::Minimap => "the minimap",
+            Section::Moves => "the move list",
+        }
+    }
+}
+
+/// The panel as the player set it: its width and the part in front.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Panel {
+    pub width: PanelWidth,
+    pub front: Section,
+}
+
+impl Default for Panel {
+    fn default() -> Panel {
+        Panel {
+            width: PanelWidth::Auto,
+            front: Section::Card,
+        }
+    }
+}
+
+/// The side panel component: how it is laid out, and the card's scroll.
+pub struct SidePanel {
+    pub layout: Panel,
+    pub card: CardPanel,
+}
+
+impl SidePanel {
+    pub fn new(cards: Cards) -> SidePanel {
+        SidePanel {
+            layout: Panel::default(),
+            card: CardPanel::new(cards),
+        }
+    }
+}
+
+impl Component for SidePanel {
+    /// Its width, the part in front, and the card's scroll (of the card shown).
+    fn handle(&mut self, msg: &Msg, cx: &Context) -> Reply {
+        let Msg::Act(a) = msg else {
+            return Reply::Pass;
+        };
+        let said = match a {
+            Action::PanelWidth => {
+                self.layout.width = self.layout.width.next();
+                Msg::say(self.layout.width.describe())
+            }
+            Action::PanelNext => {
+                self.layout.front = self.layout.front.next();
+                Msg::Say(format!(
+                    "The side panel shows {} first.",
+                    self.layout.front.name()
+                ))
+            }
+            Action::CardUp | Action::CardDown => {
+                self.card.scroll(cx.shown, *a == Action::CardDown);
+                return Reply::Done(None);
+            }
+            _ => return Reply::Pass,
+        };
+        Reply::Done(Some(said))
+    }
+}
 
 /// "Frozen by White's Skyward net on 9.5: it cannot move." for a piece under the cursor that
 /// an enemy aura holds.
@@ -69,91 +189,9 @@ impl CardPanel {
         self.offset = (to, kind);
     }
 
-    /// Draws the card of the piece under the cursor (or the last one found).
-    pub fn draw(&self, h: &History, board: &Board, t: &Theme, area: Rect, buf: &mut Buffer) {
-        let block = Block::new()
-            .borders(Borders::ALL)
-            .title(" Piece ")
-            .title_style(t.title);
-        let inner = block.inner(area);
-        let d = h.rules().dims();
-        let sq = board.cursor_square();
-        let place = match board.shown_elsewhere(h) {
-            Some(from) => format!(
-                "{} · the selected piece, on {}:",
-                d.square_name(sq),
-                d.square_name(from)
-            ),
-            None => d.square_name(sq),
-        };
-        let mut lines: Vec<Line> = vec![Line::styled(place, t.label)];
-        match board.shown_piece(h) {
-            None => lines.push(Line::from("An empty square.")),
-            Some((kind, piece)) => {
-                let card = self.cards.get(h.rules(), kind);
-                lines.push(Line::from(vec![
-                    Span::styled(format!("{} ", card.kanji), t.title),
-                    Span::styled(format!("{} ({})", card.name, card.code), t.title),
-                ]));
-                let mut facts = Vec::new();
-                match piece {
-                    Some(p) => {
-                        facts.push(capital(p.side.name()));
-                        if p.promoted {
-                            facts.push("promoted".to_string());
-                        }
-                    }
-                    None => facts.push("not under the cursor".into()),
-                }
-                if card.royal {
-                    facts.push("royal".into());
-                }
-                if let Some(r) = card.rank {
-                    facts.push(format!("rank {r}"));
-                }
-                lines.push(Line::from(facts.join(" · ")));
-                if let Some(held) = held_text(h, board) {
-                    lines.push(Line::styled(held, t.warning));
-                }
-                lines.push(Line::from(format!(
-                    "Betza ({}): {}",
-                    card.rule_set, card.betza
-                )));
-                for l in &card.movement.words {
-                    lines.push(Line::from(format!("· {l}")));
-                }
-                let promo = match (piece.map(|p| p.promoted), &card.promotes_to) {
-                    (Some(true), _) => "already promoted: no further promotion".to_string(),
-                    (_, None) => "does not promote".to_string(),
-                    (_, Some(pk)) => format!("promotes to {} {} ({})", pk.kanji, pk.name, pk.code),
-                };
-                lines.push(Line::from(promo));
-                lines.push(Line::from(format!("Captures: {}", card.movement.captures)));
-                let moves = board
-                    .overlay
-                    .iter()
-                    .filter(|&&f| f & (mark::QUIET | mark::CAPTURE) != 0)
-                    .count();
-                if piece.is_some() {
-                    lines.push(Line::from(format!(
-                        "{} it can reach from here",
-                        count(moves, "square")
-                    )));
-                }
-                for row in card.movement.diagram.lines() {
-                    lines.push(Line::styled(row.to_string(), t.label));
-                }
-                for key in diagram_key(&card.movement.diagram) {
-                    lines.push(Line::styled(key, t.label));
-                }
-            }
-        }
-        lines.push(Line::from(""));
-        lines.extend(CARD_LEGEND.map(|l| Line::styled(l, t.label)));
-        // Scrolled as the player asked, never past the end; the title says when there is more.
-        let rows = wrapped_rows(&lines, inner.width);
-        let max = rows.saturating_sub(inner.height);
-        let kind = board.shown_piece(h).map(|p| p.0);
+    /// How far the card of `kind` shows scrolled, never past `max` (the end), and what its
+    /// title says about the rest.
+    fn scrolled(&self, kind: Option<KindId>, max: u16) -> (u16, &'static str) {
         let offset = if self.offset.1 == kind {
             self.offset.0.min(max)
         } else {
@@ -165,6 +203,38 @@ impl CardPanel {
             (true, true) => " { } scroll ",
             (true, false) => " { back ",
         };
+        (offset, more)
+    }
+}
+
+/// The card of the piece under the cursor (or of the selected piece, or the last one found),
+/// and the board's legend under it.
+pub struct CardWidget<'a> {
+    pub card: &'a CardPanel,
+    pub board: &'a Board,
+    pub history: &'a History,
+    pub theme: &'a Theme,
+}
+
+impl Widget for CardWidget<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let t = self.theme;
+        let block = Block::new()
+            .borders(Borders::ALL)
+            .title(" Piece ")
+            .title_style(t.title);
+        let inner = block.inner(area);
+        let shown = self.board.shown_piece(self.history);
+        let mut lines = vec![Line::styled(self.place(), t.label)];
+        match shown {
+            None => lines.push(Line::from("An empty square.")),
+            Some((kind, piece)) => self.piece_lines(kind, piece, &mut lines),
+        }
+        lines.push(Line::from(""));
+        lines.extend(CARD_LEGEND.map(|l| Line::styled(l, t.label)));
+        // Scrolled as the player asked, never past the end; the title says when there is more.
+        let max = wrapped_rows(&lines, inner.width).saturating_sub(inner.height);
+        let (offset, more) = self.card.scrolled(shown.map(|p| p.0), max);
         let block = block.title_top(Line::from(more).right_aligned());
         block.render(area, buf);
         Paragraph::new(lines)
@@ -172,6 +242,90 @@ impl CardPanel {
             .scroll((offset, 0))
             .render(inner, buf);
     }
+}
+
+impl CardWidget<'_> {
+    /// The square under the cursor, and where the selected piece whose card shows stands.
+    fn place(&self) -> String {
+        let (h, board) = (self.history, self.board);
+        let d = h.rules().dims();
+        let sq = board.cursor_square();
+        match board.shown_elsewhere(h) {
+            Some(from) => format!(
+                "{} · the selected piece, on {}:",
+                d.square_name(sq),
+                d.square_name(from)
+            ),
+            None => d.square_name(sq),
+        }
+    }
+
+    /// The card of `kind` (`piece`: the one on the board it is shown for).
+    fn piece_lines(&self, kind: KindId, piece: Option<Piece>, lines: &mut Vec<Line>) {
+        let (h, t) = (self.history, self.theme);
+        let card = self.card.cards.get(h.rules(), kind);
+        lines.push(Line::from(vec![
+            Span::styled(format!("{} ", card.kanji), t.title),
+            Span::styled(format!("{} ({})", card.name, card.code), t.title),
+        ]));
+        lines.push(Line::from(facts(card, piece).join(" · ")));
+        if let Some(held) = held_text(h, self.board) {
+            lines.push(Line::styled(held, t.warning));
+        }
+        lines.push(Line::from(format!(
+            "Betza ({}): {}",
+            card.rule_set, card.betza
+        )));
+        for l in &card.movement.words {
+            lines.push(Line::from(format!("· {l}")));
+        }
+        let promo = match (piece.map(|p| p.promoted), &card.promotes_to) {
+            (Some(true), _) => "already promoted: no further promotion".to_string(),
+            (_, None) => "does not promote".to_string(),
+            (_, Some(pk)) => format!("promotes to {} {} ({})", pk.kanji, pk.name, pk.code),
+        };
+        lines.push(Line::from(promo));
+        lines.push(Line::from(format!("Captures: {}", card.movement.captures)));
+        if piece.is_some() {
+            let moves = self
+                .board
+                .overlay
+                .iter()
+                .filter(|&&f| f & (mark::QUIET | mark::CAPTURE) != 0)
+                .count();
+            lines.push(Line::from(format!(
+                "{} it can reach from here",
+                count(moves, "square")
+            )));
+        }
+        for row in card.movement.diagram.lines() {
+            lines.push(Line::styled(row.to_string(), t.label));
+        }
+        for key in diagram_key(&card.movement.diagram) {
+            lines.push(Line::styled(key, t.label));
+        }
+    }
+}
+
+/// "Black · promoted · royal · rank 3": whose the piece is and what kind it is.
+fn facts(card: &PieceCard, piece: Option<Piece>) -> Vec<String> {
+    let mut facts = Vec::new();
+    match piece {
+        Some(p) => {
+            facts.push(capital(p.side.name()));
+            if p.promoted {
+                facts.push("promoted".to_string());
+            }
+        }
+        None => facts.push("not under the cursor".into()),
+    }
+    if card.royal {
+        facts.push("royal".into());
+    }
+    if let Some(r) = card.rank {
+        facts.push(format!("rank {r}"));
+    }
+    facts
 }
 
 /// The entries of the diagram's key for the symbols this diagram uses.
@@ -188,12 +342,17 @@ fn diagram_key(diagram: &str) -> Vec<String> {
         .collect()
 }
 
-/// The whole board at a glance.
-pub struct Minimap;
+/// The whole board at a glance, in half-block cells: pieces, the viewport, the cursor, the
+/// last move.
+pub struct MinimapWidget<'a> {
+    pub board: &'a Board,
+    pub history: &'a History,
+    pub theme: &'a Theme,
+}
 
-impl Minimap {
-    /// Draws the whole board in half-block cells: pieces, the viewport, the cursor, the last move.
-    pub fn draw(h: &History, board: &Board, t: &Theme, area: Rect, buf: &mut Buffer) {
+impl Widget for MinimapWidget<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let (h, board, t) = (self.history, self.board, self.theme);
         let block = Block::new()
             .borders(Borders::ALL)
             .title(" Board ")
@@ -243,45 +402,49 @@ impl Minimap {
                 buf.set_string(inner.x + c as u16, inner.y + r2 as u16, "▀", style);
             }
         }
-        Minimap::frame(board, inner, t, buf);
+        viewport_frame(board, inner, t, buf);
     }
+}
 
-    /// The viewport as a frame drawn over the minimap (when the board does not all show).
-    fn frame(board: &Board, inner: Rect, t: &Theme, buf: &mut Buffer) {
-        let g = board.geom;
-        let (files, ranks) = (inner.width as i32, inner.height as i32 * 2);
-        let (sc, sr) = board.view.scroll;
-        let d = board.dims();
-        if g.cols >= d.files as i32 && g.rows >= d.ranks as i32 {
-            return;
-        }
-        let (left, right) = (sc.max(0), (sc + g.cols - 1).min(files - 1));
-        let (top, bottom) = (sr.max(0) / 2, (sr + g.rows - 1).min(ranks - 1) / 2);
-        for r in top..=bottom {
-            for c in left..=right {
-                let glyph = match (c == left, c == right, r == top, r == bottom) {
-                    (true, _, true, _) => "┌",
-                    (_, true, true, _) => "┐",
-                    (true, _, _, true) => "└",
-                    (_, true, _, true) => "┘",
-                    (_, _, true, _) | (_, _, _, true) => "─",
-                    (true, _, _, _) | (_, true, _, _) => "│",
-                    _ => continue,
-                };
-                let cell = &mut buf[(inner.x + c as u16, inner.y + r as u16)];
-                cell.set_symbol(glyph).set_style(t.mini_frame);
-            }
+/// The viewport as a frame drawn over the minimap (when the board does not all show).
+fn viewport_frame(board: &Board, inner: Rect, t: &Theme, buf: &mut Buffer) {
+    let g = board.geom;
+    let (files, ranks) = (inner.width as i32, inner.height as i32 * 2);
+    let (sc, sr) = board.view.scroll;
+    let d = board.dims();
+    if g.cols >= d.files as i32 && g.rows >= d.ranks as i32 {
+        return;
+    }
+    let (left, right) = (sc.max(0), (sc + g.cols - 1).min(files - 1));
+    let (top, bottom) = (sr.max(0) / 2, (sr + g.rows - 1).min(ranks - 1) / 2);
+    for r in top..=bottom {
+        for c in left..=right {
+            let glyph = match (c == left, c == right, r == top, r == bottom) {
+                (true, _, true, _) => "┌",
+                (_, true, true, _) => "┐",
+                (true, _, _, true) => "└",
+                (_, true, _, true) => "┘",
+                (_, _, true, _) | (_, _, _, true) => "─",
+                (true, _, _, _) | (_, true, _, _) => "│",
+                _ => continue,
+            };
+            let cell = &mut buf[(inner.x + c as u16, inner.y + r as u16)];
+            cell.set_symbol(glyph).set_style(t.mini_frame);
         }
     }
 }
 
-/// The moves played.
-pub struct MoveList;
+/// The moves of the line, the one that reached the shown position marked; in a replay the
+/// title says where the replay is and whether it plays by itself.
+pub struct MoveListWidget<'a> {
+    pub history: &'a History,
+    pub replay: Option<&'a Replay>,
+    pub theme: &'a Theme,
+}
 
-impl MoveList {
-    /// Draws the moves of the line, the one that reached the shown position marked; in a replay
-    /// the title says where the replay is and whether it plays by itself.
-    pub fn draw(h: &History, replay: Option<&Replay>, t: &Theme, area: Rect, buf: &mut Buffer) {
+impl Widget for MoveListWidget<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let (h, replay, t) = (self.history, self.replay, self.theme);
         let title = match replay {
             Some(r) => format!(
                 " Replay {}/{}{} ",

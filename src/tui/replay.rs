@@ -2,6 +2,7 @@
 //! themselves. Automatic play runs on a timer thread that posts a message for every move, so
 //! the game never waits in a busy loop and keys stay answered at once.
 
+use super::component::{Component, Context, Reply};
 use super::dialogs::PromptKind;
 use super::keys::{Action, Keymap};
 use super::msg::Msg;
@@ -68,7 +69,7 @@ impl Replay {
     }
 
     /// The replay's part of an action; `None` for the others.
-    pub fn update(&mut self, a: Action, h: &History, tx: Option<&Sender<Msg>>) -> Option<Msg> {
+    fn act(&mut self, a: Action, h: &History, tx: Option<&Sender<Msg>>) -> Option<Msg> {
         let (point, n) = (h.point(), h.line().len());
         Some(match a {
             Action::ReplayPrev => Msg::Show(point.saturating_sub(1)),
@@ -102,7 +103,7 @@ impl Replay {
     }
 
     /// The next move of an automatic replay, or the end of it.
-    pub fn step(&mut self, h: &History) -> Option<Msg> {
+    fn step(&mut self, h: &History) -> Option<Msg> {
         self.autoplay.as_ref()?;
         if h.point() + 1 >= h.line().len() {
             self.autoplay = None;
@@ -129,5 +130,18 @@ impl Replay {
             keys.keys_of(Action::Autoplay),
             keys.keys_of(Action::Branch)
         )
+    }
+}
+
+impl Component for Replay {
+    /// Its actions (steps, jumps, autoplay and its speed) and its timer's steps.
+    fn handle(&mut self, msg: &Msg, cx: &Context) -> Reply {
+        match msg {
+            Msg::Act(a) => self
+                .act(*a, cx.history, cx.tx)
+                .map_or(Reply::Pass, |m| Reply::Done(Some(m))),
+            Msg::AutoplayStep => Reply::Done(self.step(cx.history)),
+            _ => Reply::Pass,
+        }
     }
 }

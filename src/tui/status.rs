@@ -1,6 +1,7 @@
 //! The status line (whose turn, and what the last action did or what a dialog asks) and the
 //! hint line under it (the main keys, from the keymap).
 
+use super::component::{Component, Context, Reply};
 use super::dialogs::Dialog;
 use super::keys::{Action, Keymap};
 use super::msg::Msg;
@@ -10,6 +11,7 @@ use super::theme::Theme;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
+use ratatui::widgets::Widget;
 use std::time::Duration;
 use taikyoku_core::geometry::Side;
 use taikyoku_records::history::History;
@@ -26,63 +28,79 @@ pub struct Status {
     pub unsaved: bool,
 }
 
-impl Status {
+impl Component for Status {
     /// Takes a [`Msg::Say`] or [`Msg::Warn`]; other messages are not the status line's.
-    pub fn update(&mut self, msg: Msg) -> Option<Msg> {
-        match msg {
-            Msg::Say(text) => {
-                self.text = text;
-                self.warning = false;
-            }
-            Msg::Warn(text) => {
-                self.text = text;
-                self.warning = true;
-            }
-            other => return Some(other),
-        }
-        None
+    fn handle(&mut self, msg: &Msg, _: &Context) -> Reply {
+        let (text, warning) = match msg {
+            Msg::Say(text) => (text, false),
+            Msg::Warn(text) => (text, true),
+            _ => return Reply::Pass,
+        };
+        self.text.clone_from(text);
+        self.warning = warning;
+        Reply::Done(None)
     }
+}
 
-    /// The turn (or the result) with the clocks of a timed game (`left`, by side: the side to
-    /// move's in its box, the other's after it), then the message or what the open dialog
-    /// asks. Draws the status line; returns what did not fit (for the hint line) and its style.
-    pub fn draw(
-        &self,
-        (h, left): (&History, [Option<Duration>; 2]),
-        dialog: Option<&Dialog>,
-        t: &Theme,
-        area: Rect,
-        buf: &mut Buffer,
-    ) -> Option<(String, Style)> {
-        let asked = dialog.and_then(|d| d.status_line(h));
+/// The status line and, under it, the hint line: the main keys (from the keymap), what the
+/// computer thinks while it thinks, or the end of a message too long for the status line.
+pub struct StatusWidget<'a> {
+    pub status: &'a Status,
+    pub history: &'a History,
+    /// Each side's time left, in a timed game.
+    pub left: [Option<Duration>; 2],
+    /// The open dialog: what it asks stands in the status line.
+    pub dialog: Option<&'a Dialog>,
+    pub keymap: &'a Keymap,
+    pub players: &'a Players,
+    pub replay: bool,
+    pub theme: &'a Theme,
+}
+
+impl Widget for StatusWidget<'_> {
+    /// Draws into two rows: the status line, then the hint line.
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let line = Rect { height: 1, ..area };
+        let hint = Rect {
+            y: area.y + 1,
+            height: 1,
+            ..area
+        };
+        let rest = self.status_line(line, buf);
+        // What the status line could not hold goes on below, in place of the key hints.
+        let (text, style, x) = match (rest, self.players.thinking()) {
+            (Some((text, style)), None) => (text, style, hint.x + 1),
+            (_, Some(thinking)) => (
+                thinking_text(self.keymap, self.players, thinking),
+                self.theme.title,
+                hint.x,
+            ),
+            (None, None) => (
+                hint_text(self.keymap, self.replay),
+                self.theme.label,
+                hint.x,
+            ),
+        };
+        let room = hint.right().saturating_sub(x) as usize;
+        buf.set_stringn(x, hint.y, text, room, style);
+    }
+}
+
+impl StatusWidget<'_> {
+    /// The turn (or the result) with the clocks of a timed game (the side to move's in its
+    /// box, the other's after it), then the message or what the open dialog asks, and the
+    /// rule set at the right. Returns what did not fit, and its style.
+    fn status_line(&self, area: Rect, buf: &mut Buffer) -> Option<(String, Style)> {
+        let (h, t) = (self.history, self.theme);
+        let asked = self.dialog.and_then(|d| d.status_line(h));
         let asking = asked.is_some();
-        let text = asked.unwrap_or_else(|| self.text.clone());
-        let style = if self.warning || dialog.is_some_and(Dialog::urgent) {
+        let text = asked.unwrap_or_else(|| self.status.text.clone());
+        let style = if self.status.warning || self.dialog.is_some_and(Dialog::urgent) {
             t.warning
         } else {
             t.status
         };
-        let to_move = h.position().to_move();
-        let clock = |s: Side| left[s.index()].map_or(String::new(), |d| clock_text(d) + " ");
-        let turn = match h.outcome() {
-            Some(o) => format!(" {} won ", capital(o.winner.name())),
-            None => format!(" {} to move {}", capital(to_move.name()), clock(to_move)),
-        };
-        let side_style = |s: Side| if s == Side::Black { t.black } else { t.white };
-        let turn_style = side_style(to_move).add_modifier(Modifier::REVERSED);
-        buf.set_string(area.x, area.y, &turn, turn_style);
-        let mut x = area.x + turn.width() as u16 + 1;
-        let other = to_move.opponent();
-        if let Some(d) = left[other.index()].filter(|_| h.outcome().is_none()) {
-            let text = format!("{} {}", capital(other.name()), clock_text(d));
-            buf.set_string(x, area.y, &text, side_style(other));
-            x += text.width() as u16 + 1;
-        }
-        if self.unsaved {
-            let mark = " NOT SAVED ";
-            buf.set_string(x, area.y, mark, t.warning.add_modifier(Modifier::REVERSED));
-            x += mark.width() as u16 + 1;
-        }
+        let x = self.turn(area, buf);
         // The rule set always shows at the right (the game too when there is room for it).
         let rules = &h.rules().rule_set.name;
         let long = format!(" {} · {rules} rules ", h.rules().game.name);
@@ -105,6 +123,34 @@ impl Status {
             buf.set_string(area.right() - w, area.y, right, t.label);
         }
         rest.map(|r| (r.to_string(), style))
+    }
+
+    /// Whose turn it is (or who won), the clocks, and the unsaved mark; returns where the
+    /// message starts.
+    fn turn(&self, area: Rect, buf: &mut Buffer) -> u16 {
+        let (h, t, left) = (self.history, self.theme, self.left);
+        let to_move = h.position().to_move();
+        let clock = |s: Side| left[s.index()].map_or(String::new(), |d| clock_text(d) + " ");
+        let turn = match h.outcome() {
+            Some(o) => format!(" {} won ", capital(o.winner.name())),
+            None => format!(" {} to move {}", capital(to_move.name()), clock(to_move)),
+        };
+        let side_style = |s: Side| if s == Side::Black { t.black } else { t.white };
+        let turn_style = side_style(to_move).add_modifier(Modifier::REVERSED);
+        buf.set_string(area.x, area.y, &turn, turn_style);
+        let mut x = area.x + turn.width() as u16 + 1;
+        let other = to_move.opponent();
+        if let Some(d) = left[other.index()].filter(|_| h.outcome().is_none()) {
+            let text = format!("{} {}", capital(other.name()), clock_text(d));
+            buf.set_string(x, area.y, &text, side_style(other));
+            x += text.width() as u16 + 1;
+        }
+        if self.status.unsaved {
+            let mark = " NOT SAVED ";
+            buf.set_string(x, area.y, mark, t.warning.add_modifier(Modifier::REVERSED));
+            x += mark.width() as u16 + 1;
+        }
+        x
     }
 }
 
@@ -179,19 +225,4 @@ pub fn thinking_text(k: &Keymap, players: &Players, t: &Thinking) -> String {
         Purpose::Hint => format!("A hint for {} ({now} at once)", capital(t.side.name())),
     };
     format!("{who}: {}", players::describe(t))
-}
-
-/// Draws the hint line (while the computer thinks: what it thinks).
-pub fn draw_hint(
-    k: &Keymap,
-    (replay, players): (bool, &Players),
-    t: &Theme,
-    area: Rect,
-    buf: &mut Buffer,
-) {
-    let (text, style) = match players.thinking() {
-        Some(thinking) => (thinking_text(k, players, thinking), t.title),
-        None => (hint_text(k, replay), t.label),
-    };
-    buf.set_stringn(area.x, area.y, text, area.width as usize, style);
 }

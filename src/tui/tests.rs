@@ -14,6 +14,7 @@ use ratatui::crossterm::event::{
     MouseEventKind,
 };
 use ratatui::layout::Rect;
+use ratatui::widgets::Widget;
 use taikyoku_core::game::Game;
 use taikyoku_core::geometry::Side;
 use taikyoku_core::piece::Piece;
@@ -91,7 +92,7 @@ pub(super) fn press_on(app: &mut App, x: i32, y: i32) {
 pub(super) fn render(app: &App, w: u16, h: u16) -> Buffer {
     let area = Rect::new(0, 0, w, h);
     let mut buf = Buffer::empty(area);
-    view::draw(app, area, &mut buf);
+    app.render(area, &mut buf);
     buf
 }
 
@@ -1215,7 +1216,7 @@ fn the_side_panel_uses_spare_width_hides_and_its_card_scrolls() {
     assert_eq!(hidden.board.width, 100);
     assert!(narrow.card.unwrap().width < view::PANEL_WIDTH);
     keys(&mut app, "w");
-    assert_eq!(app.panel, view::Panel::default());
+    assert_eq!(app.panel.layout, super::panels::Panel::default());
     // The lion hawk's card is longer than the panel at 100×30: it says so and scrolls to its
     // end; its diagram's own symbols are explained under it.
     let k = app.rules().catalogue().by_code("LI").unwrap();

@@ -5,9 +5,10 @@
 //! keeps a few rows wherever it can.
 
 use super::app::App;
-use super::board::Geometry;
-use super::panels::{Minimap, MoveList};
-use super::status;
+use super::board::{BoardWidget, Geometry};
+use super::dialogs::DialogWidget;
+use super::panels::{CardWidget, MinimapWidget, MoveListWidget, PanelWidth, Section};
+use super::status::StatusWidget;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::widgets::{Paragraph, Widget, Wrap};
@@ -25,77 +26,6 @@ const MAX_PANEL_WIDTH: u16 = 90;
 const CARD_MIN: u16 = 10;
 const MOVES_MIN: u16 = 5;
 const MOVES_WANT: u16 = 10;
-
-/// How wide the side panel is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PanelWidth {
-    /// At least [`PANEL_WIDTH`], and whatever the board leaves spare.
-    Auto,
-    Narrow,
-    Hidden,
-}
-
-impl PanelWidth {
-    pub fn next(self) -> PanelWidth {
-        match self {
-            PanelWidth::Auto => PanelWidth::Narrow,
-            PanelWidth::Narrow => PanelWidth::Hidden,
-            PanelWidth::Hidden => PanelWidth::Auto,
-        }
-    }
-
-    pub fn describe(self) -> &'static str {
-        match self {
-            PanelWidth::Auto => "The side panel is back, as wide as the board leaves room for.",
-            PanelWidth::Narrow => "The side panel is narrow.",
-            PanelWidth::Hidden => "The side panel is hidden: the board has the whole width.",
-        }
-    }
-}
-
-/// A part of the side panel.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Section {
-    Card,
-    Minimap,
-    Moves,
-}
-
-impl Section {
-    pub const ALL: [Section; 3] = [Section::Card, Section::Minimap, Section::Moves];
-
-    pub fn next(self) -> Section {
-        match self {
-            Section::Card => Section::Minimap,
-            Section::Minimap => Section::Moves,
-            Section::Moves => Section::Card,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Section::Card => "the piece card",
-            Section::Minimap => "the minimap",
-            Section::Moves => "the move list",
-        }
-    }
-}
-
-/// The panel as the player set it: its width and the part in front.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Panel {
-    pub width: PanelWidth,
-    pub front: Section,
-}
-
-impl Default for Panel {
-    fn default() -> Panel {
-        Panel {
-            width: PanelWidth::Auto,
-            front: Section::Card,
-        }
-    }
-}
 
 /// Where the board and the panels go in `area`; the board part of it is what the mouse needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -117,7 +47,7 @@ pub fn areas(app: &App, area: Rect) -> Areas {
     ])
     .areas(area);
     let need = app.board.full_size();
-    let width = match app.panel.width {
+    let width = match app.panel.layout.width {
         PanelWidth::Hidden => 0,
         PanelWidth::Narrow => NARROW_WIDTH,
         // The width the board leaves; narrower than usual if that lets the whole board show.
@@ -132,7 +62,7 @@ pub fn areas(app: &App, area: Rect) -> Areas {
         Layout::horizontal([Constraint::Min(1), Constraint::Length(width)]).areas(main);
     let board_fits = board.width >= need.0 && board.height >= need.1;
     let minimap_rows = app.board.minimap_rows() + 2;
-    let [card, minimap, moves] = stack(app.panel.front, panel, minimap_rows, board_fits);
+    let [card, minimap, moves] = stack(app.panel.layout.front, panel, minimap_rows, board_fits);
     Areas {
         board,
         card,
@@ -201,56 +131,87 @@ pub fn geometry(app: &App, area: Rect) -> Geometry {
     app.board.geometry(app.board.fit(areas(app, area).board))
 }
 
-/// Draws the whole screen.
-pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
-    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
-        let msg = format!(
-            "The terminal is {}×{}; the board needs at least {}×{}. Make it larger (or press q to quit).",
-            area.width, area.height, MIN_WIDTH, MIN_HEIGHT
-        );
-        Paragraph::new(msg)
-            .wrap(Wrap { trim: true })
-            .render(area, buf);
-        return;
-    }
-    let (h, t) = (app.history(), &app.theme);
-    let a = areas(app, area);
-    app.board.draw(h, t, app.board.fit(a.board), buf);
-    if let Some(c) = a.card {
-        app.card.draw(h, &app.board, t, c, buf);
-    }
-    if let Some(m) = a.minimap {
-        Minimap::draw(h, &app.board, t, m, buf);
-    }
-    if let Some(m) = a.moves {
-        MoveList::draw(h, app.replay.as_ref(), t, m, buf);
-    }
-    let left = Side::BOTH.map(|s| app.players.time_left(s, h).filter(|_| app.replay.is_none()));
-    let rest = app
-        .status
-        .draw((h, left), app.dialog.as_ref(), t, a.status, buf);
-    // What the status line could not hold goes on below, in place of the key hints.
-    match rest {
-        Some((text, style)) if app.players.thinking().is_none() => {
-            buf.set_stringn(
-                a.hint.x + 1,
-                a.hint.y,
-                text,
-                a.hint.width.saturating_sub(1) as usize,
-                style,
+/// The whole screen, drawn by the components' widgets.
+impl Widget for &App {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+            let msg = format!(
+                "The terminal is {}×{}; the board needs at least {}×{}. Make it larger (or press q to quit).",
+                area.width, area.height, MIN_WIDTH, MIN_HEIGHT
             );
+            Paragraph::new(msg)
+                .wrap(Wrap { trim: true })
+                .render(area, buf);
+            return;
         }
-        _ => {
-            let hint_of = (app.replay.is_some(), &app.players);
-            status::draw_hint(&app.keymap, hint_of, t, a.hint, buf);
+        let (board, history, theme) = (&self.board, self.history(), &self.theme);
+        let a = areas(self, area);
+        let at = board.fit(a.board);
+        BoardWidget {
+            board,
+            history,
+            theme,
+        }
+        .render(at, buf);
+        draw_panels(self, &a, buf);
+        let replay = self.replay.is_some();
+        let left = Side::BOTH.map(|s| self.players.time_left(s, history).filter(|_| !replay));
+        StatusWidget {
+            status: &self.status,
+            history,
+            left,
+            dialog: self.dialog.as_ref(),
+            keymap: &self.keymap,
+            players: &self.players,
+            replay,
+            theme,
+        }
+        .render(a.status.union(a.hint), buf);
+        if let Some(dialog) = &self.dialog {
+            // Over the board and panels, never over the status and hint lines.
+            let over = Rect {
+                height: area.height.saturating_sub(2),
+                ..area
+            };
+            let keymap = &self.keymap;
+            DialogWidget {
+                dialog,
+                keymap,
+                theme,
+            }
+            .render(over, buf);
         }
     }
-    if let Some(d) = &app.dialog {
-        // Over the board and panels, never over the status and hint lines.
-        let over = Rect {
-            height: area.height.saturating_sub(2),
-            ..area
-        };
-        d.draw(&app.keymap, t, over, buf);
+}
+
+/// The side panel's parts that have room: the card, the minimap, the move list.
+fn draw_panels(app: &App, a: &Areas, buf: &mut Buffer) {
+    let (board, history, theme) = (&app.board, app.history(), &app.theme);
+    if let Some(at) = a.card {
+        let card = &app.panel.card;
+        CardWidget {
+            card,
+            board,
+            history,
+            theme,
+        }
+        .render(at, buf);
+    }
+    if let Some(at) = a.minimap {
+        MinimapWidget {
+            board,
+            history,
+            theme,
+        }
+        .render(at, buf);
+    }
+    if let Some(at) = a.moves {
+        let replay = app.replay.as_ref();
+        MoveListWidget {
+            history,
+            replay,
+            theme,
+        }
+        .render(at, buf);
     }
 }
