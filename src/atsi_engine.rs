@@ -19,7 +19,7 @@ use taikyoku_protocol::atsi::{
     self, AtsaHost, AtsiError, EngineReply, HostCommand, Order, ParamType, StartPos,
 };
 use taikyoku_search::eval::Weights;
-use taikyoku_search::{Clock, Limits, SearchOptions, Searcher, players};
+use taikyoku_search::{Clock, Computer, Limits, SearchOptions, Stop, players};
 
 /// The longest line (or WebSocket message) read: a TSFEN is about 3 KiB.
 pub const MAX_MESSAGE: usize = 64 << 10;
@@ -200,14 +200,14 @@ struct Game {
 pub struct Session {
     rules: Arc<Rules>,
     settings: Settings,
-    searcher: Option<Searcher>,
+    computer: Option<Computer>,
     host: AtsaHost,
     initialised: bool,
     side: Option<Side>,
     time: Option<(f64, f64)>,
     game: Option<Game>,
     /// Set (by the stdio reader) when the host ends the game or the session: a search stops.
-    stop: Arc<AtomicBool>,
+    stop: Stop,
     /// Where the log lines go: `taikyoku engine: …` on stderr, or, for a WebSocket
     /// connection, nowhere but the one line that sums it up when it ends.
     log: SessionLog,
@@ -273,16 +273,11 @@ pub enum Flow {
 }
 
 impl Session {
-    fn new(
-        rules: Arc<Rules>,
-        settings: Settings,
-        stop: Arc<AtomicBool>,
-        log: SessionLog,
-    ) -> Session {
+    fn new(rules: Arc<Rules>, settings: Settings, stop: Stop, log: SessionLog) -> Session {
         Session {
             rules,
             settings,
-            searcher: None,
+            computer: None,
             host: AtsaHost::new(),
             initialised: false,
             side: None,
@@ -365,7 +360,7 @@ impl Session {
                 if let Err(e) = self.settings.set(&name, &value) {
                     self.error(&format!("setparam: {e}"), send);
                 } else if matches!(name.as_str(), "hash" | "threads") {
-                    self.searcher = None;
+                    self.computer = None;
                 }
             }
             HostCommand::Eval => match &self.game {
@@ -409,9 +404,9 @@ impl Session {
         let clocks = self.time.map(|(base, _)| (base, base));
         self.game = Some(Game { pos, clocks });
         self.summary.borrow_mut().games += 1;
-        self.stop.store(false, Ordering::SeqCst);
-        if let Some(s) = &mut self.searcher {
-            s.new_game();
+        self.stop.lower();
+        if let Some(c) = &mut self.computer {
+            c.new_game();
         }
         self.move_if_our_turn(send);
     }
@@ -525,7 +520,7 @@ impl Session {
             root_moves,
         };
         let stop = self.stop.clone();
-        let result = self.searcher().search(pos, &limits, &stop, &mut |_| {});
+        let result = self.computer().think(pos, &limits, &stop, &mut |_| {});
         self.log(&format!(
             "depth {} score {} nodes {} in {:.2} s",
             result.depth,
@@ -548,7 +543,7 @@ impl Session {
         })
     }
 
-    fn searcher(&mut self) -> &mut Searcher {
+    fn computer(&mut self) -> &mut Computer {
         let s = &self.settings;
         let opts = SearchOptions {
             hash_mb: s.hash,
@@ -556,10 +551,10 @@ impl Session {
             seed: s.seed,
         };
         let weights = s.weights;
-        self.searcher.get_or_insert_with(|| {
-            let mut searcher = Searcher::new(self.rules.clone(), opts);
-            searcher.set_weights(weights);
-            searcher
+        self.computer.get_or_insert_with(|| {
+            let mut computer = Computer::new(self.rules.clone(), opts);
+            computer.set_weights(weights);
+            computer
         })
     }
 
@@ -570,8 +565,8 @@ impl Session {
             ..Limits::default()
         };
         let r = self
-            .searcher()
-            .search(pos, &limits, &AtomicBool::new(false), &mut |_| {});
+            .computer()
+            .think(pos, &limits, &Stop::default(), &mut |_| {});
         if pos.to_move() == Side::Black {
             r.score
         } else {
@@ -637,7 +632,7 @@ fn read_line(r: &mut impl BufRead) -> std::io::Result<Option<Result<String, Stri
 /// The engine on stdin/stdout. A reader thread passes the lines on and stops a search when
 /// the host ends the game or the session.
 fn stdio(rules: Arc<Rules>, settings: Settings) -> std::io::Result<()> {
-    let stop = Arc::new(AtomicBool::new(false));
+    let stop = Stop::default();
     let (tx, rx) = mpsc::channel();
     let reader_stop = stop.clone();
     std::thread::spawn(move || {
@@ -653,7 +648,7 @@ fn stdio(rules: Arc<Rules>, settings: Settings) -> std::io::Result<()> {
                 Some(Err(_)) => false,
             };
             if ends {
-                reader_stop.store(true, Ordering::SeqCst);
+                reader_stop.raise();
             }
             let eof = line.is_none();
             if tx.send(line).is_err() || eof {
