@@ -1,16 +1,15 @@
-//! The engine's commands: `taikyoku bestmove` (search a position) and `taikyoku values` (the
-//! piece values the evaluation derives from the data).
+//! The computer's commands: `taikyoku bestmove` (search a position) and `taikyoku values`
+//! (the piece values the evaluation derives from the data).
 
 use super::error::CliError;
 use super::load::{GameArgs, PositionArgs, RecordArg, load_rules, rules_and_position};
 use super::stdout::out;
 use clap::Args;
 use serde_json::json;
-use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 use taikyoku_core::notation;
 use taikyoku_search::values;
-use taikyoku_search::{Info, Limits, SearchOptions, Searcher};
+use taikyoku_search::{Computer, Info, Limits, SearchOptions, Stop};
 
 #[derive(Args, Debug)]
 pub struct BestmoveArgs {
@@ -77,9 +76,8 @@ pub fn bestmove(g: &GameArgs, rs: &Option<String>, a: BestmoveArgs) -> Result<()
         seed: a.seed,
     };
     let weights = (a.eval.parse()).map_err(|e| CliError::Usage(format!("--eval: {e}")))?;
-    let mut searcher = Searcher::new(rules.clone(), opts);
-    searcher.set_weights(weights);
-    let stop = AtomicBool::new(false);
+    let mut computer = Computer::new(rules.clone(), opts);
+    computer.set_weights(weights);
     let json = a.json;
     let mut progress = |i: &Info| {
         if !json {
@@ -87,7 +85,7 @@ pub fn bestmove(g: &GameArgs, rs: &Option<String>, a: BestmoveArgs) -> Result<()
             eprintln!("depth {} score {} nodes {} {pv}", i.depth, i.score, i.nodes);
         }
     };
-    let r = searcher.search(&pos, &limits, &stop, &mut progress);
+    let r = computer.think(&pos, &limits, &Stop::default(), &mut progress);
     let Some(best) = r.best else {
         return Err(CliError::Usage("no legal move: the game is over".into()));
     };

@@ -7,10 +7,10 @@
 use super::board::Board;
 use super::component::{Component, Context, Reply};
 use super::dialogs::{ConfirmKind, Dialog, PromptKind};
-use super::engine::{self, Engine};
 use super::keys::{Action, Keymap};
 use super::msg::Msg;
 use super::panels::SidePanel;
+use super::players::external::{self, Engine};
 use super::players::{Failed, Player, Players, Purpose, Thought};
 use super::replay::Replay;
 use super::session::{SaveTarget, Session};
@@ -124,7 +124,7 @@ impl App {
     /// The clocks of the game. `asked` (`--time`) gives every side a clock: afresh, or as
     /// they stood if the record kept clocks under that time control. Without it, a recorded
     /// game's clocks go on (a side an engine played, now played at the keyboard, without
-    /// one), and an engine that has none gets [`engine::DEFAULT_TIME`], the others no clock.
+    /// one), and an engine that has none gets [`external::DEFAULT_TIME`], the others no clock.
     pub fn init_clocks(&mut self, asked: Option<TimeControl>) {
         self.asked_time = asked;
         let p = &self.players;
@@ -134,7 +134,7 @@ impl App {
             (Some(t), _) => Some(Clocks::new(t)),
             (None, Some(c)) => Some(c),
             (None, None) if Side::BOTH.iter().any(engine) => Some(Clocks::new(
-                engine::DEFAULT_TIME.parse().expect("a time control"),
+                external::DEFAULT_TIME.parse().expect("a time control"),
             )),
             (None, None) => None,
         };

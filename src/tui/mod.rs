@@ -13,7 +13,6 @@ pub mod app;
 pub mod board;
 pub mod component;
 pub mod dialogs;
-pub mod engine;
 pub mod error;
 pub mod keys;
 pub mod msg;
@@ -265,7 +264,7 @@ fn start_engines(app: &mut App) -> Result<(), TuiError> {
         let Player::Engine(cmd) = app.players.of(side).clone() else {
             continue;
         };
-        let e = engine::Engine::spawn(&cmd, side, log.tagged(side.name()));
+        let e = players::external::Engine::spawn(&cmd, side, log.tagged(side.name()));
         let e = e.map_err(|source| TuiError::Engine {
             command: cmd.clone(),
             source: Box::new(source),

@@ -479,6 +479,76 @@ fn mouse_click_selects_and_wheel_scrolls() {
 }
 
 #[test]
+fn an_open_dialog_holds_the_mouse_and_a_paste_outside_a_prompt_warns() {
+    let mut app = start("wikipedia");
+    let g = app.board.geom;
+    let cursor = app.board.cursor;
+    keys(&mut app, "?");
+    app.update(Msg::Mouse(MouseEvent {
+        kind: MouseEventKind::Down(MouseButton::Left),
+        column: g.left + 1,
+        row: g.top,
+        modifiers: KeyModifiers::NONE,
+    }));
+    assert_eq!(
+        app.board.cursor, cursor,
+        "the click did not reach the board"
+    );
+    assert_eq!(app.dialog, Some(Dialog::Help(0)));
+    app.update(Msg::Paste("x".into()));
+    assert!(app.status.text.starts_with("Pasted text is used only"));
+    assert_eq!(app.dialog, Some(Dialog::Help(0)), "the help stays open");
+}
+
+#[test]
+fn each_component_takes_its_own_messages_and_passes_the_rest() {
+    use super::component::{Component, Context, Reply};
+    use super::keys::Action;
+    let mut app = start("wikipedia");
+    let super::app::App {
+        session,
+        board,
+        panel,
+        status,
+        keymap,
+        ..
+    } = &mut app;
+    let cx = Context {
+        history: &session.history,
+        keymap,
+        tx: None,
+        shown: None,
+    };
+    let act = |a| Msg::Act(a);
+    assert_eq!(board.handle(&act(Action::Undo), &cx), Reply::Pass);
+    assert_eq!(board.handle(&act(Action::Left), &cx), Reply::Done(None));
+    assert_eq!(board.handle(&Msg::say("x"), &cx), Reply::Pass);
+    assert_eq!(
+        panel.handle(&act(Action::PanelWidth), &cx),
+        Reply::Done(Some(Msg::say("The side panel is narrow.")))
+    );
+    assert_eq!(panel.handle(&act(Action::Left), &cx), Reply::Pass);
+    assert_eq!(status.handle(&act(Action::Left), &cx), Reply::Pass);
+    assert_eq!(status.handle(&Msg::warn("w"), &cx), Reply::Done(None));
+    assert!(status.warning && status.text == "w");
+    let mut replay = super::replay::Replay::default();
+    assert_eq!(replay.handle(&act(Action::Left), &cx), Reply::Pass);
+    assert_eq!(
+        replay.handle(&act(Action::ReplayStart), &cx),
+        Reply::Done(Some(Msg::Show(0)))
+    );
+    let mut help = Dialog::help();
+    assert_eq!(help.handle(&Msg::Paste("x".into()), &cx), Reply::Pass);
+    let esc = Msg::Key(KeyEvent {
+        code: KeyCode::Esc,
+        modifiers: KeyModifiers::NONE,
+        kind: KeyEventKind::Press,
+        state: KeyEventState::NONE,
+    });
+    assert_eq!(help.handle(&esc, &cx), Reply::Close(None));
+}
+
+#[test]
 fn the_board_and_panels_render() {
     let mut app = start("wikipedia");
     app.layout(Rect::new(0, 0, 200, 60));

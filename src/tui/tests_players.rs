@@ -271,7 +271,7 @@ fn against_engine_by(cmd: &str, time: Option<&str>) -> App {
     app.players_given = true;
     app.init_clocks(time.map(|t| t.parse().unwrap()));
     let log = taikyoku_protocol::host::EngineLog::discard();
-    let engine = super::engine::Engine::spawn(cmd, Side::White, log).unwrap();
+    let engine = super::players::external::Engine::spawn(cmd, Side::White, log).unwrap();
     app.add_engine(engine);
     app
 }
@@ -334,7 +334,7 @@ fn an_engines_clocks_are_saved_and_a_resumed_game_goes_on_with_them() {
         back.set_players([Player::Human, Player::Engine(cmd.clone())]);
         back.init_clocks(asked.map(|t| t.parse().unwrap()));
         let log = taikyoku_protocol::host::EngineLog::discard();
-        let engine = super::engine::Engine::spawn(&cmd, Side::White, log).unwrap();
+        let engine = super::players::external::Engine::spawn(&cmd, Side::White, log).unwrap();
         back.add_engine(engine);
         back.players.clocks.unwrap()
     };
@@ -559,7 +559,7 @@ fn undo_while_an_engine_thinks_is_at_once_and_the_engine_is_told_the_game_again(
     app.init_clocks(None);
     let log_path = dir.path().join("engines.log");
     let log = taikyoku_protocol::host::EngineLog::file(&log_path).unwrap();
-    let engine = super::engine::Engine::spawn(&cmd, Side::White, log).unwrap();
+    let engine = super::players::external::Engine::spawn(&cmd, Side::White, log).unwrap();
     app.add_engine(engine);
     let (tx, rx) = mpsc::channel();
     app.tx = Some(tx);

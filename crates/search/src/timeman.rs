@@ -41,3 +41,42 @@ pub(crate) fn budget(limits: &Limits) -> (Option<Duration>, Option<Duration>) {
     }
     (soft, hard)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_budget_keeps_a_margin_for_the_reply_and_a_share_of_the_clock() {
+        let ms = Duration::from_millis;
+        let movetime = Limits {
+            movetime: Some(ms(1000)),
+            ..Limits::default()
+        };
+        assert_eq!(budget(&movetime), (Some(ms(475)), Some(ms(950))));
+        assert_eq!(budget(&Limits::default()), (None, None));
+        let clock = Clock {
+            remaining: Duration::from_secs(60),
+            increment: Duration::from_secs(1),
+            opponent: None,
+        };
+        let (soft, hard) = budget(&Limits {
+            clock: Some(clock),
+            ..Limits::default()
+        });
+        let (soft, hard) = (soft.expect("soft"), hard.expect("hard"));
+        assert!(
+            soft < hard && hard <= Duration::from_secs(20),
+            "{soft:?} {hard:?}"
+        );
+        assert!(
+            hard > Duration::from_secs(2),
+            "a thirtieth and most of the increment, thrice"
+        );
+        let both = budget(&Limits {
+            clock: Some(clock),
+            ..movetime
+        });
+        assert_eq!(both, (Some(ms(475)), Some(ms(950))), "the shorter wins");
+    }
+}

@@ -772,6 +772,38 @@ impl Worker {
         self.history.reward(m, depth);
     }
 
+    /// The captures a quiescence node standing pat at `stand` searches, with their ordering
+    /// keys: those that might lift it above `alpha`, and beyond the first capture only those
+    /// that gain even if the mover is taken back (a cheap stand-in for a static exchange
+    /// evaluation).
+    fn captures(
+        &mut self,
+        pos: &Position,
+        ply: usize,
+        stand: i32,
+        alpha: i32,
+        qdepth: u32,
+    ) -> Vec<(i32, Move)> {
+        let mut moves = std::mem::take(&mut self.plies[ply].moves);
+        moves.clear();
+        self.generate(pos, ply, true, &mut moves);
+        let mut scored = std::mem::take(&mut self.plies[ply].scored);
+        scored.clear();
+        for m in &moves {
+            let gain = self.eval.move_gain(&self.rules, pos, m);
+            // Delta pruning: even winning this for free would not reach alpha.
+            if gain <= 0 || stand + gain + 200 <= alpha {
+                continue;
+            }
+            let mover = self.eval.mover_value(&self.rules, pos, m);
+            if qdepth == 0 || gain >= mover {
+                scored.push((movepick::capture_key(gain, mover), *m));
+            }
+        }
+        self.plies[ply].moves = moves;
+        scored
+    }
+
     /// Captures only, until the position is quiet or the depth cap; the side to move may
     /// always stand pat on its material.
     #[allow(clippy::too_many_arguments)]
@@ -806,25 +838,7 @@ impl Worker {
         }
         let mut best = stand;
         alpha = alpha.max(stand);
-        let mut moves = std::mem::take(&mut self.plies[ply].moves);
-        moves.clear();
-        self.generate(pos, ply, true, &mut moves);
-        let mut scored = std::mem::take(&mut self.plies[ply].scored);
-        scored.clear();
-        for m in &moves {
-            let gain = self.eval.move_gain(&self.rules, pos, m);
-            // Delta pruning: even winning this for free would not reach alpha.
-            if gain <= 0 || stand + gain + 200 <= alpha {
-                continue;
-            }
-            // Beyond the first capture, only those that gain even if the mover is taken back
-            // (a cheap stand-in for a static exchange evaluation).
-            let mover = self.eval.mover_value(&self.rules, pos, m);
-            if qdepth == 0 || gain >= mover {
-                scored.push((movepick::capture_key(gain, mover), *m));
-            }
-        }
-        self.plies[ply].moves = moves;
+        let mut scored = self.captures(pos, ply, stand, alpha, qdepth);
         for i in 0..scored.len() {
             movepick::pick(&mut scored, i);
             let m = scored[i].1;

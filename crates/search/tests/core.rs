@@ -1,4 +1,4 @@
-//! The engine core a search stands on, checked over random games under every rule set:
+//! The rules core the search stands on, checked over random games under every rule set:
 //! make/unmake restores the position exactly, the incremental hash equals the hash computed
 //! from scratch, a move's victims are what playing it removes, the incremental move list
 //! equals full generation, capture-only generation equals the capturing moves, and the cheap

@@ -6,9 +6,9 @@ use super::session::{Flow, Session, SessionLog};
 use super::settings::Settings;
 use crate::atsi::EngineReply;
 use std::io::{self, BufRead, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, mpsc};
 use taikyoku_core::rules::Rules;
+use taikyoku_search::Stop;
 
 /// A line the engine does not read, answered with an error.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
@@ -59,7 +59,7 @@ fn read_line(r: &mut impl BufRead) -> io::Result<Option<Result<String, LineError
 /// The engine on stdin/stdout. A reader thread passes the lines on and stops a search when
 /// the host ends the game or the session.
 pub fn stdio(rules: Arc<Rules>, settings: Settings) -> io::Result<()> {
-    let stop = Arc::new(AtomicBool::new(false));
+    let stop = Stop::default();
     let (tx, rx) = mpsc::channel();
     let reader_stop = stop.clone();
     std::thread::spawn(move || {
@@ -75,7 +75,7 @@ pub fn stdio(rules: Arc<Rules>, settings: Settings) -> io::Result<()> {
                 Some(Err(_)) => false,
             };
             if ends {
-                reader_stop.store(true, Ordering::SeqCst);
+                reader_stop.raise();
             }
             let eof = line.is_none();
             if tx.send(line).is_err() || eof {

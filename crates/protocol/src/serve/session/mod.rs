@@ -10,13 +10,12 @@ use super::summary::Summary;
 use crate::atsi::{self, AtsaHost, AtsiError, AtsiMove, EngineReply, HostCommand, Order, StartPos};
 use std::cell::RefCell;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 use taikyoku_core::geometry::Side;
 use taikyoku_core::notation;
 use taikyoku_core::position::Position;
 use taikyoku_core::rules::Rules;
-use taikyoku_search::Searcher;
+use taikyoku_search::{Computer, Stop};
 
 /// One game as the engine sees it.
 struct Game {
@@ -29,14 +28,14 @@ struct Game {
 pub struct Session {
     rules: Arc<Rules>,
     settings: Settings,
-    searcher: Option<Searcher>,
+    computer: Option<Computer>,
     host: AtsaHost,
     initialised: bool,
     side: Option<Side>,
     time: Option<(f64, f64)>,
     game: Option<Game>,
     /// Set (by the stdio reader) when the host ends the game or the session: a search stops.
-    stop: Arc<AtomicBool>,
+    stop: Stop,
     /// Where the log lines go: `taikyoku engine: …` on stderr, or, for a WebSocket
     /// connection, nowhere but the one line that sums it up when it ends.
     log: SessionLog,
@@ -60,16 +59,11 @@ pub enum Flow {
 }
 
 impl Session {
-    pub fn new(
-        rules: Arc<Rules>,
-        settings: Settings,
-        stop: Arc<AtomicBool>,
-        log: SessionLog,
-    ) -> Session {
+    pub fn new(rules: Arc<Rules>, settings: Settings, stop: Stop, log: SessionLog) -> Session {
         Session {
             rules,
             settings,
-            searcher: None,
+            computer: None,
             host: AtsaHost::new(),
             initialised: false,
             side: None,
@@ -184,12 +178,12 @@ impl Session {
         self.game = None;
     }
 
-    /// `setparam`: a new table or thread count takes a new searcher.
+    /// `setparam`: a new table or thread count takes a new computer.
     fn set_param(&mut self, name: &str, value: &str, send: &mut dyn FnMut(EngineReply)) {
         if let Err(e) = self.settings.set(name, value) {
             self.error(&format!("setparam: {e}"), send);
         } else if matches!(name, "hash" | "threads") {
-            self.searcher = None;
+            self.computer = None;
         }
     }
 
@@ -221,9 +215,9 @@ impl Session {
         let clocks = self.time.map(|(base, _)| (base, base));
         self.game = Some(Game { pos, clocks });
         self.summary.borrow_mut().games += 1;
-        self.stop.store(false, Ordering::SeqCst);
-        if let Some(s) = &mut self.searcher {
-            s.new_game();
+        self.stop.lower();
+        if let Some(c) = &mut self.computer {
+            c.new_game();
         }
         self.move_if_our_turn(send);
     }

@@ -4,12 +4,11 @@
 
 use super::Session;
 use crate::serve::settings::Policy;
-use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 use taikyoku_core::geometry::Side;
 use taikyoku_core::moves::Move;
 use taikyoku_core::position::Position;
-use taikyoku_search::{Clock, Limits, SearchOptions, Searcher, players};
+use taikyoku_search::{Clock, Computer, Limits, SearchOptions, Stop, players};
 
 /// The time a move takes when neither a clock nor a limit is given.
 const DEFAULT_MOVETIME: Duration = Duration::from_secs(2);
@@ -63,7 +62,7 @@ impl Session {
             root_moves,
         };
         let stop = self.stop.clone();
-        let result = self.searcher().search(pos, &limits, &stop, &mut |_| {});
+        let result = self.computer().think(pos, &limits, &stop, &mut |_| {});
         self.log(&format!(
             "depth {} score {} nodes {} in {:.2} s",
             result.depth,
@@ -86,7 +85,7 @@ impl Session {
         })
     }
 
-    fn searcher(&mut self) -> &mut Searcher {
+    fn computer(&mut self) -> &mut Computer {
         let s = &self.settings;
         let opts = SearchOptions {
             hash_mb: s.hash,
@@ -94,10 +93,10 @@ impl Session {
             seed: s.seed,
         };
         let weights = s.weights;
-        self.searcher.get_or_insert_with(|| {
-            let mut searcher = Searcher::new(self.rules.clone(), opts);
-            searcher.set_weights(weights);
-            searcher
+        self.computer.get_or_insert_with(|| {
+            let mut computer = Computer::new(self.rules.clone(), opts);
+            computer.set_weights(weights);
+            computer
         })
     }
 
@@ -108,8 +107,8 @@ impl Session {
             ..Limits::default()
         };
         let r = self
-            .searcher()
-            .search(pos, &limits, &AtomicBool::new(false), &mut |_| {});
+            .computer()
+            .think(pos, &limits, &Stop::default(), &mut |_| {});
         if pos.to_move() == Side::Black {
             r.score
         } else {

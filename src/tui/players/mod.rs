@@ -1,15 +1,17 @@
 //! Who plays each side — a person at the keyboard, the computer (this program's search) or an
-//! external ATSI engine — and the thinking behind the game. A search runs in a background
-//! thread that posts its progress and its move to the game's one channel, so the screen never
-//! freezes; a stop flag makes it move at once. Each job has an id: what a stopped or stale job
+//! external ATSI engine ([`external`]) — and the thinking behind the game. The computer thinks
+//! in its own background thread ([`Computer::go`]) and an engine's move is awaited in one;
+//! both post what they find to the game's one channel, so the screen never freezes. Each job
+//! has an id and a [`Stop`] that makes the computer move at once: what a stopped or stale job
 //! posts is ignored.
 
-use super::engine::{Engine, Handle, MARGIN};
+pub mod external;
+
 use super::msg::Msg;
 use super::text::{capital, clock_text, score_text};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use external::{Engine, EnginePlayer, MARGIN};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::Sender;
-use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use taikyoku_core::geometry::Side;
@@ -18,7 +20,7 @@ use taikyoku_core::notation;
 use taikyoku_core::position::EndReason;
 use taikyoku_records::history::History;
 use taikyoku_records::timecontrol::{Clocks, Flag};
-use taikyoku_search::{Clock, Info, Limits, SearchOptions, Searcher};
+use taikyoku_search::{Clock, Computer, Info, Limits, SearchOptions, SearchResult, Stop};
 
 /// A strength of the computer: its time per move (and, for the weakest, a depth cap).
 #[derive(Clone, Debug, PartialEq)]
@@ -41,7 +43,7 @@ const DEFAULT_LEVEL: usize = 1;
 
 impl Level {
     /// A named level, or a time per move such as `300ms`, `1.5s` or `2` (seconds), up to an hour.
-    pub fn parse(s: &str) -> Result<Level, String> {
+    pub fn parse(s: &str) -> Result<Level, PlayerError> {
         if let Some(&(name, movetime, depth)) = LEVELS.iter().find(|l| l.0 == s) {
             return Ok(Level {
                 name: name.into(),
@@ -59,10 +61,7 @@ impl Level {
                 movetime: Duration::from_secs_f64(t),
                 depth: None,
             }),
-            _ => Err(format!(
-                "unknown level {s:?}: expected {}, or a time per move such as 300ms or 1.5s",
-                Level::named()
-            )),
+            _ => Err(PlayerError::UnknownLevel(s.into())),
         }
     }
 
@@ -97,6 +96,18 @@ impl Default for Level {
     }
 }
 
+/// Why a player or a level was not understood.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlayerError {
+    #[error(
+        "unknown level {0:?}: expected {levels}, or a time per move such as 300ms or 1.5s",
+        levels = Level::named()
+    )]
+    UnknownLevel(String),
+    #[error("no player: expected human, computer[:LEVEL] or an ATSI engine's command")]
+    NoPlayer,
+}
+
 /// Who plays a side.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub enum Player {
@@ -112,16 +123,14 @@ pub enum Player {
 impl Player {
     /// `human`, `computer`, `computer:LEVEL` (in any case), or any other text: an engine's
     /// command.
-    pub fn parse(s: &str) -> Result<Player, String> {
+    pub fn parse(s: &str) -> Result<Player, PlayerError> {
         let s = s.trim();
         let lower = s.to_ascii_lowercase();
         match lower.split_once(':') {
             _ if lower == "human" => Ok(Player::Human),
             _ if lower == "computer" => Ok(Player::Computer(Level::default())),
             Some(("computer", level)) => Level::parse(level).map(Player::Computer),
-            _ if s.is_empty() => Err(
-                "no player: expected human, computer[:LEVEL] or an ATSI engine's command".into(),
-            ),
+            _ if s.is_empty() => Err(PlayerError::NoPlayer),
             _ => Ok(Player::Engine(s.into())),
         }
     }
@@ -224,62 +233,24 @@ struct Job {
     id: u64,
     /// The point and position hash it thinks about: a job for another one is stale.
     key: (usize, u64),
-    stop: Arc<AtomicBool>,
+    stop: Stop,
     shown: Thinking,
 }
 
-/// What does the thinking for a side: this program's search, or an external engine.
-enum Brain {
-    Search(Box<Searcher>),
-    Engine(Box<Engine>),
-}
-
-/// What a brain is asked: a search within limits, or an engine's move by its clock.
-enum Task {
-    Search(Limits),
-    Engine(Clocks),
-}
-
-impl Brain {
-    fn think(
-        &mut self,
-        h: &History,
-        task: &Task,
-        stop: &AtomicBool,
-        on_progress: &mut dyn FnMut(Progress),
-    ) -> Result<Thought, Failed> {
-        match (self, task) {
-            (Brain::Engine(e), Task::Engine(clocks)) => e.play(h, clocks),
-            (Brain::Engine(_), _) => Err(Failed::forfeit("an engine only plays its own moves")),
-            (Brain::Search(s), task) => {
-                let limits = match task {
-                    Task::Search(l) => l.clone(),
-                    Task::Engine(_) => Limits::default(),
-                };
-                let mut on_info = |i: &Info| {
-                    on_progress(Progress {
-                        depth: i.depth,
-                        score: Some(i.score),
-                        best: i.pv.first().copied(),
-                        nodes: i.nodes,
-                    })
-                };
-                let r = s.search(h.position(), &limits, stop, &mut on_info);
-                let progress = Progress {
-                    depth: r.depth,
-                    score: Some(r.score),
-                    best: r.best,
-                    nodes: r.nodes,
-                };
-                match r.best {
-                    Some(mv) => Ok(Thought {
-                        mv,
-                        progress,
-                        elapsed: None,
-                    }),
-                    None => Err(Failed::forfeit("it found no move")),
-                }
-            }
+impl Job {
+    /// A new job thinking about `h`'s position for `purpose`.
+    fn new(h: &History, purpose: Purpose) -> Job {
+        Job {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            key: key(h),
+            stop: Stop::default(),
+            shown: Thinking {
+                side: h.position().to_move(),
+                purpose,
+                started: Instant::now(),
+                progress: None,
+                best_text: None,
+            },
         }
     }
 }
@@ -287,19 +258,20 @@ impl Brain {
 /// The players of the game and the search running for one of them, if any.
 pub struct Players {
     pub sides: [Player; 2],
-    /// A brain per computer side, made when first needed; the hint's is a computer side's,
-    /// else its own.
-    brains: [Option<Arc<Mutex<Brain>>>; 2],
-    hint_brain: Option<Arc<Mutex<Brain>>>,
-    /// The engines' names and what stops them, by side.
-    engines: [Option<(String, Handle)>; 2],
+    /// A computer per computer side, made when first needed; the hint's is a computer
+    /// side's, else its own.
+    computers: [Option<Computer>; 2],
+    hint_computer: Option<Computer>,
+    /// The external engines, by side.
+    engines: [Option<EnginePlayer>; 2],
     /// The clocks of a timed game (a side may play without one).
     pub clocks: Option<Clocks>,
     /// When the side to move's clock started running (its turn began, or the game went on
     /// after an undo, a redo or a resume).
     turn: Instant,
     job: Option<Job>,
-    /// Every thread started, joined when the game ends.
+    /// The threads awaiting the engines' moves, joined when the game ends (a computer joins
+    /// its own).
     threads: Vec<JoinHandle<()>>,
 }
 
@@ -314,8 +286,8 @@ impl Players {
     pub fn new(sides: [Player; 2]) -> Players {
         Players {
             sides,
-            brains: [None, None],
-            hint_brain: None,
+            computers: [None, None],
+            hint_computer: None,
             engines: [None, None],
             clocks: None,
             turn: Instant::now(),
@@ -345,7 +317,7 @@ impl Players {
             Player::Human => s,
             Player::Computer(_) => format!("Computer ({s})"),
             Player::Engine(cmd) => match &self.engines[side.index()] {
-                Some((name, _)) => format!("{name} ({s})"),
+                Some(e) => format!("{} ({s})", e.name()),
                 None => format!("{cmd} ({s})"),
             },
         }
@@ -354,13 +326,14 @@ impl Players {
     /// `engine` plays its side, by its clock (see [`Players::clocks`]).
     pub fn add_engine(&mut self, engine: Engine) {
         let side = engine.side();
-        self.engines[side.index()] = Some((engine.name().to_string(), engine.handle()));
-        self.brains[side.index()] = Some(Arc::new(Mutex::new(Brain::Engine(Box::new(engine)))));
+        self.engines[side.index()] = Some(EnginePlayer::new(engine));
     }
 
     /// The name the engine playing `side` gave, if one does.
     pub fn engine_name(&self, side: Side) -> Option<String> {
-        self.engines[side.index()].as_ref().map(|e| e.0.clone())
+        self.engines[side.index()]
+            .as_ref()
+            .map(|e| e.name().to_string())
     }
 
     /// Whether an external engine plays `side`.
@@ -454,14 +427,14 @@ impl Players {
     }
 
     /// Stops the running search (its result will be ignored). An engine cannot be told to
-    /// stop: it is killed, and started again for its next move (see [`super::engine`]).
+    /// stop: it is killed, and started again for its next move (see [`external`]).
     pub fn stop(&mut self) {
         if let Some(j) = self.job.take() {
-            j.stop.store(true, Ordering::Relaxed);
-            if let Some((_, handle)) = &self.engines[j.shown.side.index()]
+            j.stop.raise();
+            if let Some(engine) = &self.engines[j.shown.side.index()]
                 && j.shown.purpose == Purpose::Move
             {
-                handle.kill();
+                engine.kill();
             }
         }
     }
@@ -470,29 +443,42 @@ impl Players {
     pub fn move_now(&mut self) -> bool {
         match &self.job {
             Some(j) => {
-                j.stop.store(true, Ordering::Relaxed);
+                j.stop.raise();
                 true
             }
             None => false,
         }
     }
 
-    /// Starts the side to move's computer thinking about its move (`tx`: where it posts), if
-    /// it plays and is not thinking already.
+    /// Starts the side to move's computer or engine thinking about its move (`tx`: where it
+    /// posts), if one plays it and is not thinking already.
     pub fn start_move(&mut self, h: &History, tx: &Sender<Msg>) {
         let side = h.position().to_move();
         if self.job.is_some() || h.outcome().is_some() {
             return;
         }
-        let task = match (self.of(side), &self.clocks) {
-            (Player::Computer(level), _) => Task::Search(level.limits(self.search_clock(h))),
-            (Player::Engine(_), Some(c)) if self.is_engine(side) => Task::Engine(*c),
+        let job = Job::new(h, Purpose::Move);
+        match (self.of(side), self.clocks) {
+            (Player::Computer(level), _) => {
+                let limits = level.limits(self.search_clock(h));
+                let computer = self.computers[side.index()].get_or_insert_with(|| new_computer(h));
+                go(computer, h, limits, &job, tx);
+            }
+            (Player::Engine(_), Some(clocks)) => {
+                // An engine named by a record is not started again (see [`Player::from_record`]).
+                let Some(engine) = &self.engines[side.index()] else {
+                    return;
+                };
+                let (tx, id) = (tx.clone(), job.id);
+                let thread = engine.go(h.clone(), clocks, move |thought| {
+                    let _ = tx.send(Msg::Thought(id, thought));
+                });
+                self.threads.retain(|t| !t.is_finished());
+                self.threads.push(thread);
+            }
             _ => return,
-        };
-        let brain = self.brains[side.index()]
-            .get_or_insert_with(|| new_brain(h))
-            .clone();
-        self.start(h, tx, brain, task, Purpose::Move);
+        }
+        self.job = Some(job);
     }
 
     /// Starts a search for a hint for the side to move; false if one is running already.
@@ -506,15 +492,13 @@ impl Players {
             Player::Computer(l) => Some((s, l.limits(clock))),
             _ => None,
         });
-        let (brain, limits) = match computer {
+        let (computer, limits) = match computer {
             Some((s, limits)) => (
-                self.brains[s.index()]
-                    .get_or_insert_with(|| new_brain(h))
-                    .clone(),
+                self.computers[s.index()].get_or_insert_with(|| new_computer(h)),
                 limits,
             ),
             None => (
-                self.hint_brain.get_or_insert_with(|| new_brain(h)).clone(),
+                self.hint_computer.get_or_insert_with(|| new_computer(h)),
                 Limits {
                     movetime: Some(HINT_TIME),
                     clock,
@@ -522,45 +506,10 @@ impl Players {
                 },
             ),
         };
-        self.start(h, tx, brain, Task::Search(limits), Purpose::Hint);
+        let job = Job::new(h, Purpose::Hint);
+        go(computer, h, limits, &job, tx);
+        self.job = Some(job);
         true
-    }
-
-    fn start(
-        &mut self,
-        h: &History,
-        tx: &Sender<Msg>,
-        brain: Arc<Mutex<Brain>>,
-        task: Task,
-        purpose: Purpose,
-    ) {
-        let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
-        let stop = Arc::new(AtomicBool::new(false));
-        let (game, job_key) = (h.clone(), key(h));
-        let (tx, flag) = (tx.clone(), stop.clone());
-        let thread = std::thread::spawn(move || {
-            // A stopped job waits here for the brain its predecessor still holds.
-            let mut brain = brain.lock().unwrap_or_else(|e| e.into_inner());
-            let mut post = |p: Progress| {
-                let _ = tx.send(Msg::Progress(id, p));
-            };
-            let result = brain.think(&game, &task, &flag, &mut post);
-            let _ = tx.send(Msg::Thought(id, result));
-        });
-        self.threads.retain(|t| !t.is_finished());
-        self.threads.push(thread);
-        self.job = Some(Job {
-            id,
-            key: job_key,
-            stop,
-            shown: Thinking {
-                side: h.position().to_move(),
-                purpose,
-                started: Instant::now(),
-                progress: None,
-                best_text: None,
-            },
-        });
     }
 
     /// Takes a progress report of job `id` (ignored if it is not the running one).
@@ -581,7 +530,8 @@ impl Players {
 }
 
 impl Drop for Players {
-    /// Stops the search and waits for every thread (a stopped search ends within moments).
+    /// Stops the search and waits for the engines' threads (the computers then stop and wait
+    /// for theirs; a stopped search ends within moments).
     fn drop(&mut self) {
         // An engine waits for its move with no way to be stopped: its process group is
         // killed, which ends the wait at once.
@@ -596,7 +546,7 @@ fn key(h: &History) -> (usize, u64) {
     (h.point(), h.position().hash())
 }
 
-fn new_brain(h: &History) -> Arc<Mutex<Brain>> {
+fn new_computer(h: &History) -> Computer {
     // Games vary: the seed breaks ties between equal moves.
     let seed = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -606,8 +556,44 @@ fn new_brain(h: &History) -> Arc<Mutex<Brain>> {
         threads: taikyoku_search::default_threads(),
         ..SearchOptions::default()
     };
-    let searcher = Searcher::new(h.shared_rules(), opts);
-    Arc::new(Mutex::new(Brain::Search(Box::new(searcher))))
+    Computer::new(h.shared_rules(), opts)
+}
+
+/// Starts `computer` thinking about `h`'s position for `job`: its progress and its thought are
+/// posted to `tx` under the job's id.
+fn go(computer: &mut Computer, h: &History, limits: Limits, job: &Job, tx: &Sender<Msg>) {
+    let (id, progress_tx, tx) = (job.id, tx.clone(), tx.clone());
+    let on_info = move |i: &Info| {
+        let p = Progress {
+            depth: i.depth,
+            score: Some(i.score),
+            best: i.pv.first().copied(),
+            nodes: i.nodes,
+        };
+        let _ = progress_tx.send(Msg::Progress(id, p));
+    };
+    let on_best = move |r: SearchResult| {
+        let _ = tx.send(Msg::Thought(id, thought(r)));
+    };
+    computer.go(h.position().clone(), limits, &job.stop, on_info, on_best);
+}
+
+/// A search's result as the game takes it: its move, or a forfeit without one.
+fn thought(r: SearchResult) -> Result<Thought, Failed> {
+    let progress = Progress {
+        depth: r.depth,
+        score: Some(r.score),
+        best: r.best,
+        nodes: r.nodes,
+    };
+    match r.best {
+        Some(mv) => Ok(Thought {
+            mv,
+            progress,
+            elapsed: None,
+        }),
+        None => Err(Failed::forfeit("it found no move")),
+    }
 }
 
 /// "depth 5 · best P19.26-19.25 · +0.35 · 1.2 s" for the screen.
@@ -648,7 +634,9 @@ mod tests {
             panic!("a time")
         };
         assert_eq!(l.movetime, Duration::from_millis(1500));
-        let e = Player::parse("computer:grandmaster").unwrap_err();
+        let e = Player::parse("computer:grandmaster")
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("easy (0.5 s a move), medium (2 s), hard (10 s)"),
             "{e}"
@@ -660,7 +648,12 @@ mod tests {
             Player::parse("computer:easy")
         );
         assert!(Player::parse("computer:-1").is_err());
-        assert!(Player::parse("  ").unwrap_err().contains("expected human"));
+        assert!(
+            Player::parse("  ")
+                .unwrap_err()
+                .to_string()
+                .contains("expected human")
+        );
         assert_eq!(
             Player::parse("./tomatene --quiet"),
             Ok(Player::Engine("./tomatene --quiet".into()))

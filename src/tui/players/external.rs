@@ -1,6 +1,6 @@
-//! An external ATSI engine as a player of the terminal game ([`taikyoku_protocol::host`] runs the process
-//! and checks its moves). The engine keeps a clock: it loses when it hangs past its time,
-//! crashes or sends an illegal move. ATSI cannot take a move back, so after an undo (or on
+//! An external ATSI engine as a player of the terminal game ([`taikyoku_protocol::host`] runs
+//! the process and checks its moves). The engine keeps a clock: it loses when it hangs past its
+//! time, crashes or sends an illegal move. ATSI cannot take a move back, so after an undo (or on
 //! a game resumed midway) the engine is told the game again from the position it is in.
 //!
 //! ATSI v00 cannot stop an engine either: an undo (or redo) while it thinks kills it (its
@@ -10,9 +10,10 @@
 //! engine, its whole clock) before it could be asked anything; a restart costs only its
 //! handshake, and the engine and the game cannot disagree about the position afterwards.
 
-use super::players::{Failed, Progress, Thought};
-use std::sync::Arc;
+use super::{Failed, Progress, Thought};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use taikyoku_core::geometry::Side;
 use taikyoku_core::position::EndReason;
@@ -137,6 +138,50 @@ impl Engine {
         self.handle.pid.store(self.process.pid(), Ordering::SeqCst);
         self.synced = None;
         Ok(())
+    }
+}
+
+/// An engine playing a side of the game as the game holds it: its moves are awaited in a
+/// background thread (which holds the engine meanwhile), its name and what kills it stay at
+/// hand.
+pub struct EnginePlayer {
+    engine: Arc<Mutex<Engine>>,
+    name: String,
+    handle: Handle,
+}
+
+impl EnginePlayer {
+    pub fn new(engine: Engine) -> EnginePlayer {
+        EnginePlayer {
+            name: engine.name().to_string(),
+            handle: engine.handle(),
+            engine: Arc::new(Mutex::new(engine)),
+        }
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Kills the engine while it thinks; its next move starts it again.
+    pub fn kill(&self) {
+        self.handle.kill();
+    }
+
+    /// Asks for the engine's move in `h` by `clocks` in a background thread; `done` gets the
+    /// answer.
+    pub fn go(
+        &self,
+        h: History,
+        clocks: Clocks,
+        done: impl FnOnce(Result<Thought, Failed>) + Send + 'static,
+    ) -> JoinHandle<()> {
+        let engine = self.engine.clone();
+        std::thread::spawn(move || {
+            // The move after a killed one waits here for the thread that still holds it.
+            let mut engine = engine.lock().unwrap_or_else(|e| e.into_inner());
+            done(engine.play(&h, &clocks));
+        })
     }
 }
 
