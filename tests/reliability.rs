@@ -395,3 +395,19 @@ fn a_save_keeps_the_file_s_identity() {
         .collect();
     assert_eq!(names.len(), 1);
 }
+
+/// Table sizes and thread counts out of range are refused by every command that takes them,
+/// before anything is allocated (`--hash 1000000000` aborted, 18446744073709551615 panicked).
+#[test]
+fn hash_and_threads_out_of_range_are_refused() {
+    for hash in ["1000000000", "18446744073709551615", "0", "4097"] {
+        let e = usage_error(&["bestmove", "--depth", "1", "--hash", hash]);
+        assert!(e.contains("1..=4096"), "{hash}: {e}");
+        let e = usage_error(&["engine", "--hash", hash]);
+        assert!(e.contains("1..=4096"), "{hash}: {e}");
+    }
+    for threads in ["0", "65", "10000"] {
+        let e = usage_error(&["engine", "--threads", threads]);
+        assert!(e.contains("1..=64"), "{threads}: {e}");
+    }
+}
