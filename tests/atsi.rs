@@ -466,3 +466,205 @@ fn quit_or_end_of_input_right_after_startgame_exits_at_once() {
         assert!(exited, "still searching 5 s after {end:?}: {out}");
     }
 }
+
+/// A `taikyoku engine --listen` started with at most `files` open files: the child, its
+/// address and its log lines as they come.
+struct Listening {
+    child: Child,
+    url: String,
+    log: std::sync::mpsc::Receiver<String>,
+}
+
+impl Listening {
+    fn start(files: u32, args: &[&str]) -> Listening {
+        let bin = env!("CARGO_BIN_EXE_taikyoku");
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "ulimit -n {files} && exec \"$0\" engine --listen 127.0.0.1:0 \"$@\""
+            ))
+            .arg(bin)
+            .args(args)
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let (tx, log) = std::sync::mpsc::channel();
+        let stderr = BufReader::new(child.stderr.take().unwrap());
+        std::thread::spawn(move || {
+            for line in stderr.lines().map_while(Result::ok) {
+                let _ = tx.send(line);
+            }
+        });
+        let first = log
+            .recv_timeout(std::time::Duration::from_secs(20))
+            .unwrap();
+        let url = first.rsplit(' ').next().unwrap().to_string();
+        assert!(url.starts_with("ws://127.0.0.1:"), "{first}");
+        Listening { child, url, log }
+    }
+
+    fn addr(&self) -> &str {
+        self.url.trim_start_matches("ws://")
+    }
+
+    /// A client of this origin (`None`: it sends none), its reads bounded by 10 s.
+    fn client(&self, origin: Option<&str>) -> Result<Ws, tungstenite::Error> {
+        use tungstenite::client::IntoClientRequest;
+        let mut req = self.url.as_str().into_client_request().unwrap();
+        if let Some(o) = origin {
+            req.headers_mut().insert("Origin", o.parse().unwrap());
+        }
+        let (ws, _) = tungstenite::connect(req)?;
+        if let tungstenite::stream::MaybeTlsStream::Plain(s) = ws.get_ref() {
+            s.set_read_timeout(Some(std::time::Duration::from_secs(10)))
+                .unwrap();
+        }
+        Ok(ws)
+    }
+
+    /// A new client answered `atsiok` (not `busy`) within `secs`, if one is.
+    fn served_within(&self, secs: u64) -> Option<Ws> {
+        let end = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+        while std::time::Instant::now() < end {
+            if let Ok(mut ws) = self.client(None)
+                && say_and_hear(&mut ws, "atsiinit v0").as_deref() == Some("atsiok")
+            {
+                return Some(ws);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        None
+    }
+
+    /// Whether a new client is served within `secs` (it quits at once).
+    fn serves_within(&self, secs: u64) -> bool {
+        let ws = self.served_within(secs);
+        ws.map(|mut ws| ws.send(tungstenite::Message::text("quit")))
+            .is_some()
+    }
+
+    /// The CPU seconds the engine has used, and its threads.
+    fn usage(&self) -> (f64, usize) {
+        let pid = self.child.id();
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+        let fields: Vec<&str> = stat
+            .rsplit(')')
+            .next()
+            .unwrap()
+            .split_whitespace()
+            .collect();
+        let ticks: f64 = fields[11].parse::<f64>().unwrap() + fields[12].parse::<f64>().unwrap();
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+        let threads = status
+            .lines()
+            .find_map(|l| l.strip_prefix("Threads:"))
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        (ticks / 100.0, threads)
+    }
+}
+
+impl Drop for Listening {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+type Ws = tungstenite::WebSocket<tungstenite::stream::MaybeTlsStream<std::net::TcpStream>>;
+
+/// Sends a message and reads the first text that comes back (`None`: none, or closed).
+fn say_and_hear(ws: &mut Ws, text: &str) -> Option<String> {
+    ws.send(tungstenite::Message::text(text)).ok()?;
+    loop {
+        match ws.read().ok()? {
+            tungstenite::Message::Text(t) => return Some(t.to_string()),
+            tungstenite::Message::Close(_) => return None,
+            _ => {}
+        }
+    }
+}
+
+/// Hostile clients on the loopback (issue 21, items 5 to 8), each bounded in time: a client
+/// that leaves mid-search frees the engine at once, a page of another origin is refused, a
+/// connection that never speaks holds nothing and is closed, and a flood of connections
+/// under a low file limit neither spins nor spawns a thread each.
+#[test]
+fn the_websocket_engine_withstands_hostile_clients() {
+    use std::time::{Duration, Instant};
+    let engine = Listening::start(10, &[]);
+    // 7: a connection that never speaks does not hold the game's slot, and is closed.
+    let mut silent = std::net::TcpStream::connect(engine.addr()).unwrap();
+    assert!(engine.serves_within(5), "a silent connection held the slot");
+    silent
+        .set_read_timeout(Some(Duration::from_secs(15)))
+        .unwrap();
+    let waited = Instant::now();
+    let mut byte = [0u8; 1];
+    let closed = std::io::Read::read(&mut silent, &mut byte);
+    assert!(matches!(closed, Ok(0) | Err(_)), "{closed:?}");
+    assert!(waited.elapsed() < Duration::from_secs(12), "{waited:?}");
+    // 6: the ATSA site, the loopback and no origin are served; another page is refused.
+    for ok in [
+        None,
+        Some("https://taikyoku-shogi.github.io"),
+        Some("http://localhost:8000"),
+        Some("http://127.0.0.1:5500"),
+    ] {
+        let mut ws = engine.client(ok).unwrap_or_else(|e| panic!("{ok:?}: {e}"));
+        assert_eq!(say_and_hear(&mut ws, "quit"), None, "{ok:?}");
+    }
+    match engine.client(Some("https://evil.example")) {
+        Err(tungstenite::Error::Http(r)) => assert_eq!(r.status(), 403),
+        other => panic!("{:?}", other.map(|_| ())),
+    }
+    // 5: a client that leaves mid-search (a close, or quit) stops it: the next is served.
+    for leave in ["close", "quit"] {
+        let mut ws = engine.served_within(5).expect("served");
+        for line in ["player 0", "time 100000 0", "startgame initial"] {
+            ws.send(tungstenite::Message::text(line)).unwrap();
+        }
+        std::thread::sleep(Duration::from_millis(300));
+        match leave {
+            "close" => ws.close(None).unwrap(),
+            _ => ws.send(tungstenite::Message::text("quit")).unwrap(),
+        }
+        let _ = ws.flush();
+        assert!(
+            engine.serves_within(5),
+            "still busy after a {leave} mid-search"
+        );
+        drop(ws);
+    }
+    // 8: 100 connections at once (within the listener's backlog) under a file limit of 10:
+    // bounded threads, no spinning.
+    let (cpu_before, _) = engine.usage();
+    let flood: Vec<_> = (0..100)
+        .filter_map(|_| std::net::TcpStream::connect(engine.addr()).ok())
+        .collect();
+    let mut most_threads = 0;
+    let watched = Instant::now();
+    while watched.elapsed() < Duration::from_secs(2) {
+        most_threads = most_threads.max(engine.usage().1);
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let (cpu_after, _) = engine.usage();
+    let spent = cpu_after - cpu_before;
+    assert!(
+        spent < 0.8,
+        "{spent:.2} s of CPU in 2 s of a connection flood"
+    );
+    assert!(most_threads <= 24, "{most_threads} threads");
+    drop(flood);
+    assert!(engine.serves_within(15), "not served after the flood");
+    let log: Vec<String> = engine.log.try_iter().collect();
+    for said in [
+        "no WebSocket handshake within 5 s",
+        "refused a page of origin \"https://evil.example\"",
+        "accepting a connection failed",
+    ] {
+        assert!(log.iter().any(|l| l.contains(said)), "{said}: {log:#?}");
+    }
+}

@@ -49,6 +49,11 @@ pub struct EngineArgs {
     /// Allow --listen on an address other than the loopback (anyone who can reach it can play).
     #[arg(long)]
     pub allow_remote: bool,
+    /// With --listen, also accept web pages of this origin (such as https://example.org;
+    /// repeatable); the ATSA site, pages served from the loopback and clients that send no
+    /// Origin are accepted anyway.
+    #[arg(long, value_name = "ORIGIN", requires = "listen")]
+    pub allow_origin: Vec<String>,
 }
 
 impl EngineArgs {
@@ -80,9 +85,12 @@ pub fn run(rules: Rules, args: &EngineArgs) -> Result<(), CliError> {
     match &args.listen {
         Some(addr) => {
             let addr = listen_addr(addr, args.allow_remote)?;
+            let origins = serve::Origins::allowing(&args.allow_origin)
+                .map_err(|e| CliError::Usage(format!("--allow-origin: {e}")))?;
             let listener = TcpListener::bind(addr)
                 .map_err(|e| CliError::Usage(format!("--listen {addr}: {e}")))?;
-            serve::websocket(listener, rules, settings).map_err(|e| CliError::Usage(e.to_string()))
+            serve::websocket(listener, rules, settings, origins)
+                .map_err(|e| CliError::Usage(e.to_string()))
         }
         None => {
             serve::stdio(rules, settings).map_err(|e| CliError::Usage(format!("stdin/stdout: {e}")))

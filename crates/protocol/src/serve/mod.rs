@@ -4,10 +4,12 @@
 //! message; malformed input is answered with a `log error: …` line and logged on stderr,
 //! never a panic. Like any engine, it writes its log lines on stderr.
 //!
-//! Bottom to top: [`settings`], `summary` and [`interrupt`] → [`session`] (one host's conversation; how the
-//! engine thinks in `session::think`) → [`stdio`] and [`websocket`] (the transports).
+//! Bottom to top: [`settings`], `summary`, [`interrupt`] and [`origin`] → [`session`] (one
+//! host's conversation; how the engine thinks in `session::think`) → [`stdio`] and
+//! [`websocket`] (the transports).
 
 pub mod interrupt;
+pub mod origin;
 pub mod session;
 pub mod settings;
 pub mod stdio;
@@ -15,6 +17,7 @@ mod summary;
 pub mod websocket;
 
 pub use interrupt::{Interrupt, ends_search};
+pub use origin::{NotAnOrigin, Origins};
 pub use session::{Flow, Session, SessionLog};
 pub use settings::{Policy, Settings, SettingsError};
 pub use stdio::stdio;

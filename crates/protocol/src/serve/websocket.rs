@@ -1,45 +1,174 @@
 //! The engine over WebSocket (the ATSA site's Play page connects that way), one game at a
 //! time: a connection while one is served is told it is busy and closed. Each connection's
 //! session is summed up in one line on stderr when it ends.
+//!
+//! What a hostile client or web page cannot do: drive the engine from a page of another
+//! origin ([`Origins`]), hold the game's slot without completing its handshake (it is taken
+//! after the handshake, which has [`HANDSHAKE_DEADLINE`]), keep a search burning after it
+//! leaves (a reader thread sees the close, or `quit`, while the session thinks), or make the
+//! engine spin or spawn without bound (at most [`MAX_CONNECTIONS`] at once, and a failed
+//! accept, such as a full file table, waits before the next).
 
 use super::MAX_MESSAGE;
+use super::interrupt::{Interrupt, ends_search};
+use super::origin::Origins;
 use super::session::{Flow, Session, SessionLog};
 use super::settings::Settings;
 use crate::atsi::EngineReply;
 use std::fmt;
 use std::io;
 use std::net::{TcpListener, TcpStream};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use taikyoku_core::notation;
 use taikyoku_core::rules::Rules;
-use tungstenite::handshake::server::{NoCallback, ServerHandshake};
-use tungstenite::{HandshakeError, Message};
+use tungstenite::handshake::server::{ErrorResponse, Request, Response};
+use tungstenite::{HandshakeError, Message, WebSocket};
 
-/// Serves ATSI on `listener`'s connections, one game at a time, until it stops accepting
-/// (an error of its own address only: a failed connection is passed over).
-pub fn websocket(listener: TcpListener, rules: Arc<Rules>, settings: Settings) -> io::Result<()> {
+/// How long a connection has to complete its WebSocket handshake.
+pub const HANDSHAKE_DEADLINE: Duration = Duration::from_secs(5);
+/// The most connections handled at once (one plays; the others are in their handshake or
+/// being told the engine is busy); more are closed at once, without a thread.
+pub const MAX_CONNECTIONS: usize = 16;
+/// How long a write to a client may wait for it to read.
+const WRITE_TIMEOUT: Duration = Duration::from_secs(5);
+/// How often a playing connection's reader looks for the session's replies.
+const POLL: Duration = Duration::from_millis(20);
+/// The longest wait after failed accepts in a row.
+const MAX_BACKOFF: Duration = Duration::from_secs(1);
+
+/// What every connection's thread shares.
+struct Shared {
+    rules: Arc<Rules>,
+    settings: Settings,
+    origins: Origins,
+    /// A game is being played.
+    busy: AtomicBool,
+    /// Connections being handled.
+    connections: AtomicUsize,
+}
+
+/// A place among the [`MAX_CONNECTIONS`], given back when dropped.
+struct Place(Arc<Shared>);
+
+impl Place {
+    fn take(shared: &Arc<Shared>) -> Option<Place> {
+        let n = shared.connections.fetch_add(1, Ordering::SeqCst);
+        let place = Place(shared.clone());
+        (n < MAX_CONNECTIONS).then_some(place)
+    }
+}
+
+impl Drop for Place {
+    fn drop(&mut self) {
+        self.0.connections.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Serves ATSI on `listener`'s connections, one game at a time, from the pages `origins`
+/// allows; runs until the process ends.
+pub fn websocket(
+    listener: TcpListener,
+    rules: Arc<Rules>,
+    settings: Settings,
+    origins: Origins,
+) -> io::Result<()> {
     let bound = listener.local_addr()?;
     eprintln!("taikyoku engine: listening on ws://{bound}");
-    let busy = Arc::new(AtomicBool::new(false));
-    for stream in listener.incoming() {
-        let Ok(stream) = stream else { continue };
-        let peer = stream
-            .peer_addr()
-            .map_or("an unknown peer".to_string(), |a| a.to_string());
-        if busy.swap(true, Ordering::SeqCst) {
-            eprintln!("taikyoku engine: {peer}: refused, a game is being played");
-            std::thread::spawn(move || refuse(stream));
+    let shared = Arc::new(Shared {
+        rules,
+        settings,
+        origins,
+        busy: AtomicBool::new(false),
+        connections: AtomicUsize::new(0),
+    });
+    let mut backoff = Backoff::default();
+    let mut turned_away = Quiet::default();
+    loop {
+        let stream = match listener.accept() {
+            Ok((stream, _)) => {
+                backoff.succeeded();
+                stream
+            }
+            Err(e) => {
+                backoff.failed(&e);
+                continue;
+            }
+        };
+        let Some(place) = Place::take(&shared) else {
+            turned_away.say(|n| format!("{n} connection(s) closed: {MAX_CONNECTIONS} at once"));
             continue;
+        };
+        let spawned = std::thread::Builder::new().spawn(move || connection(stream, place));
+        if spawned.is_err() {
+            turned_away.say(|n| format!("{n} connection(s) closed: no thread for them"));
         }
-        let (rules, settings, busy) = (rules.clone(), settings.clone(), busy.clone());
-        std::thread::spawn(move || {
-            let session = Session::new(rules, settings, Default::default(), SessionLog::Summary);
-            eprintln!("taikyoku engine: {peer}: {}", serve(stream, session));
-            busy.store(false, Ordering::SeqCst);
-        });
     }
-    Ok(())
+}
+
+/// The wait after failed accepts (a full file table: EMFILE), doubled at each failure in a
+/// row up to [`MAX_BACKOFF`], so that the accept loop does not spin; said once a streak.
+#[derive(Default)]
+struct Backoff {
+    wait: Duration,
+}
+
+impl Backoff {
+    fn failed(&mut self, e: &io::Error) {
+        if self.wait.is_zero() {
+            eprintln!("taikyoku engine: accepting a connection failed: {e}; waiting to retry");
+        }
+        self.wait = (self.wait * 2).clamp(Duration::from_millis(10), MAX_BACKOFF);
+        std::thread::sleep(self.wait);
+    }
+
+    fn succeeded(&mut self) {
+        self.wait = Duration::ZERO;
+    }
+}
+
+/// A line said at most once a second, with how many times it happened meanwhile.
+#[derive(Default)]
+struct Quiet {
+    last: Option<Instant>,
+    count: u64,
+}
+
+impl Quiet {
+    fn say(&mut self, line: impl Fn(u64) -> String) {
+        self.count += 1;
+        if self
+            .last
+            .is_none_or(|t| t.elapsed() >= Duration::from_secs(1))
+        {
+            eprintln!("taikyoku engine: {}", line(self.count));
+            (self.last, self.count) = (Some(Instant::now()), 0);
+        }
+    }
+}
+
+/// One connection: its handshake, then its game or the news that the engine is busy;
+/// summed up in one line.
+fn connection(stream: TcpStream, place: Place) {
+    let shared = &place.0;
+    let peer = stream
+        .peer_addr()
+        .map_or("an unknown peer".to_string(), |a| a.to_string());
+    let line = match handshake(stream, &shared.origins) {
+        Err(why) => why.to_string(),
+        Ok(ws) if shared.busy.swap(true, Ordering::SeqCst) => {
+            refuse(ws);
+            "refused, a game is being played".to_string()
+        }
+        Ok(ws) => {
+            let line = play(ws, shared);
+            shared.busy.store(false, Ordering::SeqCst);
+            line
+        }
+    };
+    eprintln!("taikyoku engine: {peer}: {line}");
 }
 
 fn ws_config() -> tungstenite::protocol::WebSocketConfig {
@@ -48,20 +177,89 @@ fn ws_config() -> tungstenite::protocol::WebSocketConfig {
         .max_frame_size(Some(MAX_MESSAGE))
 }
 
-/// Tells a second client the engine is busy, and closes.
-fn refuse(stream: TcpStream) {
-    let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
-    let _ = stream.set_write_timeout(Some(Duration::from_secs(5)));
-    if let Ok(mut ws) = tungstenite::accept_with_config(stream, Some(ws_config())) {
-        let busy = EngineReply::Log("busy: this engine is playing another game".into());
-        let _ = ws.send(Message::text(busy.to_line()));
-        let _ = ws.close(None);
-        let _ = ws.flush();
+/// Why a connection never became a game's.
+enum NoHandshake {
+    Failed(tungstenite::Error),
+    TimedOut,
+    Origin(String),
+}
+
+impl fmt::Display for NoHandshake {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NoHandshake::Failed(e) => write!(f, "not a WebSocket handshake: {e}"),
+            NoHandshake::TimedOut => write!(
+                f,
+                "no WebSocket handshake within {} s: closed",
+                HANDSHAKE_DEADLINE.as_secs()
+            ),
+            NoHandshake::Origin(o) => write!(
+                f,
+                "refused a page of origin {o:?} (--allow-origin allows it)"
+            ),
+        }
     }
 }
 
-/// A connection that never became a WebSocket.
-struct NotWebSocket(Box<HandshakeError<ServerHandshake<TcpStream, NoCallback>>>);
+/// The WebSocket handshake, within [`HANDSHAKE_DEADLINE`] in all, from an origin `origins`
+/// allows (else answered 403).
+// The origin check's error type is tungstenite's (its `Callback`), not ours to box.
+#[allow(clippy::result_large_err)]
+fn handshake(stream: TcpStream, origins: &Origins) -> Result<WebSocket<TcpStream>, NoHandshake> {
+    let deadline = Instant::now() + HANDSHAKE_DEADLINE;
+    let _ = stream.set_nodelay(true);
+    let _ = stream.set_write_timeout(Some(WRITE_TIMEOUT));
+    let _ = stream.set_read_timeout(Some(HANDSHAKE_DEADLINE));
+    let refused = Arc::new(Mutex::new(None));
+    let check = {
+        let (origins, refused) = (origins.clone(), refused.clone());
+        move |req: &Request, resp: Response| -> Result<Response, ErrorResponse> {
+            let origin = req
+                .headers()
+                .get("origin")
+                .map(|v| v.to_str().unwrap_or("?"));
+            if origins.allows(origin) {
+                return Ok(resp);
+            }
+            let origin = notation::shorten(origin.unwrap_or_default());
+            *refused.lock().unwrap_or_else(|e| e.into_inner()) = Some(origin);
+            let mut no =
+                ErrorResponse::new(Some("this page's origin may not use the engine".into()));
+            *no.status_mut() = tungstenite::http::StatusCode::FORBIDDEN;
+            Err(no)
+        }
+    };
+    let mut result = tungstenite::accept_hdr_with_config(stream, check, Some(ws_config()));
+    loop {
+        match result {
+            Ok(ws) => return Ok(ws),
+            Err(HandshakeError::Interrupted(mid)) => {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    return Err(NoHandshake::TimedOut);
+                }
+                let _ = mid.get_ref().get_ref().set_read_timeout(Some(left));
+                result = mid.handshake();
+            }
+            Err(HandshakeError::Failure(e)) => {
+                let origin = refused.lock().unwrap_or_else(|e| e.into_inner()).take();
+                return Err(match origin {
+                    Some(o) => NoHandshake::Origin(o),
+                    None if Instant::now() >= deadline => NoHandshake::TimedOut,
+                    None => NoHandshake::Failed(e),
+                });
+            }
+        }
+    }
+}
+
+/// Tells a second client the engine is busy, and closes.
+fn refuse(mut ws: WebSocket<TcpStream>) {
+    let busy = EngineReply::Log("busy: this engine is playing another game".into());
+    let _ = ws.send(Message::text(busy.to_line()));
+    let _ = ws.close(None);
+    let _ = ws.flush();
+}
 
 /// How a connection ended.
 enum Ended {
@@ -83,48 +281,109 @@ impl fmt::Display for Ended {
     }
 }
 
-/// Plays one connection's session; sums it up in one line (what it did, how it ended).
-fn serve(stream: TcpStream, mut session: Session) -> String {
-    match play_connection(stream, &mut session) {
-        Err(NotWebSocket(e)) => format!("not a WebSocket handshake: {e}"),
-        Ok(how) => format!("{}; {how}", session.summary_line()),
-    }
+/// What the connection's reader passes to the session.
+enum Input {
+    Line(String),
+    Binary,
 }
 
-/// The connection's messages until it ends: how it ended, or why it never began.
-fn play_connection(stream: TcpStream, session: &mut Session) -> Result<Ended, NotWebSocket> {
-    let _ = stream.set_nodelay(true);
-    let mut ws = tungstenite::accept_with_config(stream, Some(ws_config()))
-        .map_err(|e| NotWebSocket(Box::new(e)))?;
-    loop {
-        let mut replies = Vec::new();
-        let mut flow = Flow::Continue;
-        match ws.read() {
-            Ok(Message::Text(text)) => {
-                for line in text.lines() {
-                    flow = session.handle(line, &mut |r| replies.push(r));
-                    if flow == Flow::Quit {
-                        break;
-                    }
+/// Plays one connection's session: the session thinks on a thread of its own while this one
+/// reads (so a close or `quit` stops its search at once) and writes its replies. Sums it up
+/// in one line (what it did, how it ended), once its search has stopped.
+fn play(mut ws: WebSocket<TcpStream>, shared: &Shared) -> String {
+    let interrupt = Interrupt::default();
+    let session = Session::new(
+        shared.rules.clone(),
+        shared.settings.clone(),
+        interrupt.clone(),
+        SessionLog::Summary,
+    );
+    let (input_tx, input_rx) = mpsc::channel();
+    let (reply_tx, reply_rx) = mpsc::channel();
+    let thinker = std::thread::Builder::new().spawn(move || converse(session, input_rx, reply_tx));
+    let Ok(thinker) = thinker else {
+        return "no thread for its session: closed".into();
+    };
+    let how = pump(&mut ws, &interrupt, &input_tx, &reply_rx);
+    interrupt.raise();
+    drop(input_tx);
+    let summary = thinker.join().map(|s| s.summary_line());
+    let summary = summary.unwrap_or_else(|_| "the session failed".into());
+    format!("{summary}; {how}")
+}
+
+/// The session's side: the inputs in turn, the replies sent back, until `quit` or the end.
+fn converse(
+    mut session: Session,
+    inputs: Receiver<Input>,
+    replies: Sender<EngineReply>,
+) -> Session {
+    let mut send = |r| {
+        let _ = replies.send(r);
+    };
+    for input in inputs {
+        match input {
+            Input::Line(line) => {
+                if session.handle(&line, &mut send) == Flow::Quit {
+                    break;
                 }
             }
-            Ok(Message::Binary(_)) => session.error(
+            Input::Binary => session.error(
                 "a binary message: ATSI messages are text; ignored",
-                &mut |r| replies.push(r),
+                &mut send,
             ),
-            Ok(Message::Close(_)) => return Ok(Ended::Closed),
-            Ok(_) => continue,
-            Err(e) => return Ok(Ended::Lost(e)),
         }
-        for r in replies {
-            if let Err(e) = ws.send(Message::text(r.to_line())) {
-                return Ok(Ended::Lost(e));
+    }
+    session
+}
+
+/// The reader's side: the client's messages to the session (a line that ends a search
+/// raises its stop at once), its replies to the client, until either ends.
+fn pump(
+    ws: &mut WebSocket<TcpStream>,
+    interrupt: &Interrupt,
+    inputs: &Sender<Input>,
+    replies: &Receiver<EngineReply>,
+) -> Ended {
+    let _ = ws.get_ref().set_read_timeout(Some(POLL));
+    loop {
+        loop {
+            match replies.try_recv() {
+                Ok(r) => {
+                    if let Err(e) = ws.send(Message::text(r.to_line())) {
+                        return Ended::Lost(e);
+                    }
+                }
+                Err(TryRecvError::Empty) => break,
+                Err(TryRecvError::Disconnected) => {
+                    let _ = ws.close(None);
+                    let _ = ws.flush();
+                    return Ended::Quit;
+                }
             }
         }
-        if flow == Flow::Quit {
-            let _ = ws.close(None);
-            let _ = ws.flush();
-            return Ok(Ended::Quit);
+        let input = match ws.read() {
+            Ok(Message::Text(text)) => text.lines().map(|l| Input::Line(l.into())).collect(),
+            Ok(Message::Binary(_)) => vec![Input::Binary],
+            Ok(Message::Close(_)) => return Ended::Closed,
+            Ok(_) => continue,
+            Err(tungstenite::Error::Io(e))
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+                ) =>
+            {
+                continue;
+            }
+            Err(e) => return Ended::Lost(e),
+        };
+        for i in input {
+            if let Input::Line(l) = &i
+                && ends_search(l)
+            {
+                interrupt.raise();
+            }
+            let _ = inputs.send(i);
         }
     }
 }
