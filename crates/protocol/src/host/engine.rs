@@ -99,14 +99,17 @@ impl EngineProcess {
     }
 
     fn handshake(&mut self, timeout: Duration) -> Result<(), HostError> {
-        let deadline = Instant::now() + timeout;
+        let began = Instant::now();
+        let deadline = began + timeout;
         self.process.send(&HostCommand::AtsiInit {
             version: "v0".into(),
         })?;
         let retry = Instant::now() + VERSION_RETRY;
-        match self.process.wait_for(retry.min(deadline), "atsiok", |r| {
-            matches!(r, EngineReply::AtsiOk).then_some(())
-        }) {
+        match self
+            .process
+            .wait_for((began, retry.min(deadline)), "atsiok", |r| {
+                matches!(r, EngineReply::AtsiOk).then_some(())
+            }) {
             Err(HostError::TimedOut { .. }) => {
                 self.process
                     .log
@@ -114,7 +117,7 @@ impl EngineProcess {
                 self.process.send(&HostCommand::AtsiInit {
                     version: "v00".into(),
                 })?;
-                self.process.wait_for(deadline, "atsiok", |r| {
+                self.process.wait_for((began, deadline), "atsiok", |r| {
                     matches!(r, EngineReply::AtsiOk).then_some(())
                 })?;
             }
@@ -124,10 +127,13 @@ impl EngineProcess {
         // `info` comes at once or not at all (an engine that loads something has done so by
         // its `atsiok`): one that sends none is named after its command without more wait.
         let info_by = deadline.min(Instant::now() + VERSION_RETRY);
-        let name = self.process.wait_for(info_by, "info", |r| match r {
-            EngineReply::Info { name, .. } => Some(name.clone()),
-            _ => None,
-        });
+        let asked = Instant::now();
+        let name = self
+            .process
+            .wait_for((asked, info_by), "info", |r| match r {
+                EngineReply::Info { name, .. } => Some(name.clone()),
+                _ => None,
+            });
         match name {
             Ok(name) if !name.trim().is_empty() => self.name = name.trim().to_string(),
             Ok(_) => {}

@@ -38,6 +38,10 @@ pub enum HostError {
     /// its log line.
     #[error("refused what it was told ({0:?}): is it playing this game and rule set?")]
     Refused(String),
+    /// It sent more than [`super::process::MAX_CHATTER`] bytes of lines between two things
+    /// it was told (an engine writing `log` lines without end): it would fill the disk.
+    #[error("flooded its output ({0} bytes of lines without being asked anything)")]
+    Flooded(usize),
     /// Its input was full for longer than the write timeout.
     #[error("stopped reading its input (a line waited {0:.1?} to be read)")]
     NotReading(Duration),

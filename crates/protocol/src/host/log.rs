@@ -3,7 +3,13 @@
 use std::fs::OpenOptions;
 use std::io::{self, Write};
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+
+/// The most bytes of one engine's conversation (`>` and `<` lines) a log keeps; its notes
+/// are kept whatever their number (the host writes few), and its standard error has a cap of
+/// its own.
+pub const MAX_CONVERSATION: usize = 4 << 20;
 
 /// Where an engine's conversation and standard error go: a file, a shared writer or nowhere.
 /// Lines are tagged (`[black] > opmove …`: `>` to the engine, `<` from it, `!` its standard
@@ -12,6 +18,8 @@ use std::sync::{Arc, Mutex};
 pub struct EngineLog {
     sink: Option<Arc<Mutex<Box<dyn Write + Send>>>>,
     tag: String,
+    /// Bytes of conversation written so far, for [`EngineLog::limited`] ones.
+    written: Option<Arc<AtomicUsize>>,
 }
 
 impl EngineLog {
@@ -25,6 +33,7 @@ impl EngineLog {
         EngineLog {
             sink: Some(Arc::new(Mutex::new(Box::new(w)))),
             tag: String::new(),
+            written: None,
         }
     }
 
@@ -33,6 +42,7 @@ impl EngineLog {
         EngineLog {
             sink: None,
             tag: String::new(),
+            written: None,
         }
     }
 
@@ -41,11 +51,35 @@ impl EngineLog {
         EngineLog {
             sink: self.sink.clone(),
             tag: tag.to_string(),
+            written: self.written.clone(),
+        }
+    }
+
+    /// The same log for one engine, keeping at most [`MAX_CONVERSATION`] bytes of its lines
+    /// (an engine that floods its output must not fill the disk).
+    pub fn limited(&self) -> EngineLog {
+        EngineLog {
+            written: Some(Arc::new(AtomicUsize::new(0))),
+            ..self.clone()
         }
     }
 
     /// A line marked `mark` (`>`, `<`, `!` or `#`).
     pub(super) fn write(&self, mark: char, text: &str) {
+        if let (Some(written), '<' | '>') = (&self.written, mark) {
+            // As written: `[tag] < text` and the newline.
+            let len = self.tag.len() + text.len() + 6;
+            let before = written.fetch_add(len, Ordering::SeqCst);
+            if before >= MAX_CONVERSATION {
+                return;
+            }
+            if before + len > MAX_CONVERSATION {
+                return self.note(&format!(
+                    "its lines passed {} MiB: no more of its lines are logged",
+                    MAX_CONVERSATION >> 20
+                ));
+            }
+        }
         if let Some(sink) = &self.sink {
             let mut w = sink.lock().unwrap_or_else(|e| e.into_inner());
             // A log that cannot be written is no reason to stop a game.

@@ -4,7 +4,8 @@
 //! The engine is started with `sh -c COMMAND` (so a command line with arguments, pipes or
 //! `cd dir && ./engine` works as typed), in a process group of its own: dropping the
 //! [`EngineProcess`] sends `quit`, closes its input and, after a short grace, kills the whole
-//! group, so neither the shell nor anything it started outlives the host. A reader thread
+//! group, so neither the shell nor anything it started outlives the host; what it started in
+//! a session or group of its own is found and killed too ([`reaper`]). A reader thread
 //! passes the engine's lines through a bounded channel, so the host never blocks on an engine
 //! that stops answering; its standard error goes to an [`EngineLog`], never to the terminal.
 //!
@@ -24,6 +25,7 @@ pub mod groups;
 pub mod log;
 mod pipe;
 mod process;
+mod reaper;
 
 pub use engine::{EngineMove, EngineProcess, GameResult, HANDSHAKE_TIMEOUT};
 pub use error::{Crash, Ending, Garbage, HostError};

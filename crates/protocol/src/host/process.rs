@@ -6,6 +6,7 @@ use super::error::{Crash, Ending, Garbage, HostError};
 use super::groups::{self, interrupted};
 use super::log::EngineLog;
 use super::pipe::{self, Event, MAX_LINE};
+use super::reaper;
 use crate::atsi::{EngineReply, HostCommand};
 use std::collections::VecDeque;
 use std::io;
@@ -20,6 +21,9 @@ use taikyoku_core::notation::shorten;
 const WRITE_TIMEOUT: Duration = Duration::from_secs(5);
 /// Lines read ahead of the host before the engine is made to wait.
 const QUEUE: usize = 256;
+/// The most bytes of lines an engine may send between two things the host tells it (a
+/// thinking engine sends a few `log` lines): more is a flood, and loses.
+pub(super) const MAX_CHATTER: usize = 1 << 20;
 /// How long an engine has to exit by itself after `quit`.
 pub(super) const QUIT_GRACE: Duration = Duration::from_millis(300);
 
@@ -36,15 +40,23 @@ pub(super) struct Process {
     stderr_thread: Option<std::thread::JoinHandle<()>>,
     /// How long a write may wait for the engine to read ([`WRITE_TIMEOUT`]).
     pub(super) write_timeout: Duration,
+    /// Bytes of lines read since the host last sent something ([`MAX_CHATTER`]).
+    chatter: usize,
+    /// The tag every process it starts inherits ([`reaper`]).
+    tag: String,
 }
 
 impl Process {
     /// Starts `sh -c command` in a process group of its own, with a reader thread on each of
     /// its outputs.
     pub(super) fn launch(command: &str, log: EngineLog) -> Result<Process, HostError> {
+        let log = log.limited();
+        reaper::become_subreaper();
+        let tag = reaper::new_tag();
         let mut cmd = Command::new("sh");
         cmd.arg("-c")
             .arg(command)
+            .env(reaper::TAG_VARIABLE, &tag)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
@@ -77,6 +89,8 @@ impl Process {
             last_stderr,
             stderr_thread,
             write_timeout: WRITE_TIMEOUT,
+            chatter: 0,
+            tag,
         };
         if !registered {
             return Err(HostError::Interrupted);
@@ -102,6 +116,7 @@ impl Process {
             self.stdin = None;
         }
         let exited = self.wait_exit(QUIT_GRACE);
+        let escaped = reaper::tagged(&self.tag, self.child.id());
         groups::kill_group(self.child.id());
         let _ = self.child.kill();
         groups::unregister(self.child.id());
@@ -109,6 +124,7 @@ impl Process {
             Some(s) => Some(s),
             None => self.child.wait().ok(),
         };
+        reaper::end_tagged(&self.tag, self.child.id(), escaped);
         if let Some(s) = status {
             self.log.note(&format!("stopped: {}", Ending::Exited(s)));
         }
@@ -141,6 +157,7 @@ impl Process {
         }
         let mut line = command.to_line();
         self.log.write('>', &line);
+        self.chatter = 0;
         line.push('\n');
         let Some(stdin) = self.stdin.as_mut() else {
             return Err(HostError::Crashed(Crash {
@@ -224,6 +241,14 @@ impl Process {
             match self.next_event(deadline) {
                 Some(Event::Line(line, at)) => {
                     self.log.write('<', &line);
+                    self.chatter += line.len() + 1;
+                    if self.chatter > MAX_CHATTER {
+                        self.log.note(&format!(
+                            "flooded its output: {} bytes of lines without being asked anything",
+                            self.chatter
+                        ));
+                        return Err(HostError::Flooded(self.chatter));
+                    }
                     if !line.trim().is_empty() {
                         return Ok((line, at));
                     }
@@ -250,13 +275,14 @@ impl Process {
     }
 
     /// Reads lines until one `want` accepts; other valid replies are logged and passed over.
+    /// A timeout says how long it has been since `since` (the handshake's start, over its
+    /// retries).
     pub(super) fn wait_for<T>(
         &mut self,
-        deadline: Instant,
+        (since, deadline): (Instant, Instant),
         waiting_for: &'static str,
         want: impl Fn(&EngineReply) -> Option<T>,
     ) -> Result<T, HostError> {
-        let since = Instant::now();
         loop {
             let (line, _) = self.next_line(deadline, since, waiting_for)?;
             if let Some(t) = parse_reply(&line)?.as_ref().and_then(&want) {

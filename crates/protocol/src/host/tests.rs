@@ -283,3 +283,104 @@ fn dropping_the_engine_kills_its_whole_process_group() {
     }
     assert!(!alive(), "the engine's child outlived it");
 }
+
+/// An engine that floods its output with lines while it should move loses at once, and its
+/// log stays small (952 MB in 5.8 s before).
+#[test]
+fn an_engine_that_floods_its_output_loses_and_its_log_stays_small() {
+    let flood = "while :; do echo 'log thinking very hard about nothing at all'; done";
+    let cmd = fake_engine("flood", &[flood], &[] as &[&str]);
+    let (log, buf) = log();
+    let rules = atsa();
+    let h = History::new(rules.clone(), rules.start_position());
+    let mut e = EngineProcess::spawn(&cmd, log).unwrap();
+    e.start_game(&h, Side::Black, quick()).unwrap();
+    let clocks = Clocks::new(quick());
+    let asked = Instant::now();
+    let r = e.request_move(&h, &clocks, Instant::now() + Duration::from_secs(20));
+    assert!(matches!(r, Err(HostError::Flooded(_))), "{r:?}");
+    assert!(
+        asked.elapsed() < Duration::from_secs(15),
+        "{:?}",
+        asked.elapsed()
+    );
+    drop(e);
+    let kept = buf.lock().unwrap().len();
+    assert!(kept < 6 << 20, "{kept} bytes of log");
+    assert!(text(&buf).contains("flooded"), "{}", &text(&buf)[..2000]);
+}
+
+/// The log keeps at most [`log::MAX_CONVERSATION`] bytes of an engine's lines, then says so.
+#[test]
+fn the_log_of_an_engine_s_lines_is_capped() {
+    let (log, buf) = log();
+    let engine = log.limited();
+    let line = "x".repeat(1000);
+    for _ in 0..(log::MAX_CONVERSATION / 1000 + 100) {
+        engine.write('<', &line);
+    }
+    engine.note("a note is kept");
+    let t = text(&buf);
+    assert!(t.len() < log::MAX_CONVERSATION + 10_000, "{}", t.len());
+    assert_eq!(t.matches("no more of its lines are logged").count(), 1);
+    assert!(t.ends_with("a note is kept\n"), "{}", &t[t.len() - 200..]);
+}
+
+/// Whether process `pid` exists and is not a zombie.
+fn running(pid: &str) -> bool {
+    std::fs::read_to_string(format!("/proc/{}/stat", pid.trim())).is_ok_and(|s| {
+        s.rsplit_once(')')
+            .is_some_and(|(_, rest)| !rest.trim_start().starts_with('Z'))
+    })
+}
+
+/// What an engine starts outside its process group (a double fork into a session of its
+/// own, as daemons do) is ended with it too (42 orphans after one game before).
+#[test]
+fn what_an_engine_starts_in_a_session_of_its_own_is_ended_with_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = fake_engine("escaper", &[] as &[&str], &[] as &[&str]);
+    let pid_file = dir.path().join("escaped.pid");
+    let cmd = format!(
+        "(setsid sh -c 'sleep 300 & echo $! > {}; wait' &); {engine}",
+        pid_file.display()
+    );
+    let (log, _) = log();
+    let e = EngineProcess::spawn(&cmd, log).unwrap();
+    let end = Instant::now() + Duration::from_secs(5);
+    while !pid_file.exists()
+        || std::fs::read_to_string(&pid_file)
+            .unwrap()
+            .trim()
+            .is_empty()
+    {
+        assert!(Instant::now() < end, "the sleeper never started");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let pid = std::fs::read_to_string(&pid_file).unwrap();
+    assert!(running(&pid));
+    drop(e);
+    let end = Instant::now() + Duration::from_secs(2);
+    while running(&pid) && Instant::now() < end {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(!running(&pid), "the escaped sleeper outlived its engine");
+}
+
+/// A handshake that times out says how long it waited in all (it said "within 8.0 s" after
+/// 10.3 s: the wait before `v00` was left out).
+#[test]
+fn a_handshake_timeout_says_how_long_it_waited_in_all() {
+    let (log, _) = log();
+    let began = Instant::now();
+    let r = EngineProcess::spawn_with("sleep 30", log, Duration::from_secs(3));
+    let waited = began.elapsed();
+    let Err(HostError::TimedOut { waiting_for, after }) = r else {
+        panic!("{:?}", r.err())
+    };
+    assert_eq!(waiting_for, "atsiok");
+    assert!(
+        after >= Duration::from_millis(2900) && after <= waited,
+        "{after:?} of {waited:?}"
+    );
+}
