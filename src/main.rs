@@ -2,13 +2,21 @@
 //! is printed on standard error with exit status 1, or 130 when Ctrl-C stopped it.
 
 use clap::Parser;
-use taikyoku::cli::{self, Cli, CliError};
+use taikyoku::cli::{self, Cli, CliError, shorten_long_words};
 
 fn main() {
-    let cli = Cli::parse();
+    let cli = Cli::try_parse().unwrap_or_else(|e| {
+        // clap quotes the argument it refuses: a huge one is shortened (else printed as is).
+        let text = e.render().to_string();
+        if text.len() <= 2000 {
+            e.exit();
+        }
+        eprint!("{}", shorten_long_words(&text));
+        std::process::exit(e.exit_code());
+    });
     let result = cli::run(cli, taikyoku::tui::run);
     if let Err(e) = result {
-        eprintln!("taikyoku: {e}");
+        eprintln!("taikyoku: {}", shorten_long_words(&e.to_string()));
         // 130: the shell's status for a command ended by Ctrl-C.
         let status = if matches!(e, CliError::Interrupted(_)) {
             130

@@ -411,3 +411,23 @@ fn hash_and_threads_out_of_range_are_refused() {
         assert!(e.contains("1..=64"), "{threads}: {e}");
     }
 }
+
+/// An option's error quotes its argument shortened: a 120 kB argument does not come back
+/// whole, whoever refuses it (clap or the command).
+#[test]
+fn option_errors_shorten_a_huge_argument() {
+    let huge = "q".repeat(120_000);
+    for args in [
+        &["bestmove", "--depth", &huge][..],
+        &["bestmove", "--depth", "1", "--eval", &huge],
+        &["engine", "--policy", &huge],
+        &["moves", "--rules", &huge],
+        &["engine", "--listen", &huge],
+    ] {
+        let o = run(args);
+        assert!(matches!(o.status.code(), Some(1 | 2)), "{:?}", o.status);
+        let e = stderr(&o);
+        assert!(e.len() < 1000, "{} bytes: {}", e.len(), &e[..300]);
+        assert!(e.contains("qqqq"), "{e}");
+    }
+}

@@ -35,3 +35,41 @@ pub enum CliError {
     #[error("{0}")]
     Interrupted(String),
 }
+
+/// `text` with every run of more than 120 non-blank characters cut to its first 60 and `…`:
+/// an error quotes what it was given, and a 120 kB argument must not come back whole.
+pub fn shorten_long_words(text: &str) -> String {
+    let mut out = String::with_capacity(text.len().min(4096));
+    let mut rest = text;
+    while let Some(start) = rest.find(|c: char| !c.is_whitespace()) {
+        out.push_str(&rest[..start]);
+        rest = &rest[start..];
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let word = &rest[..end];
+        match word.char_indices().nth(120) {
+            Some(_) => out.push_str(&taikyoku_core::notation::shorten(word)),
+            None => out.push_str(word),
+        }
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn long_words_are_shortened_and_the_rest_kept() {
+        let long = "y".repeat(120_000);
+        let text = format!("error: invalid value '{long}' for '--depth <D>'\n\n  tip: x\n");
+        let short = super::shorten_long_words(&text);
+        assert!(short.len() < 200, "{short}");
+        assert!(short.starts_with("error: invalid value 'yyy") && short.contains("…"));
+        assert!(
+            short.ends_with(" for '--depth <D>'\n\n  tip: x\n"),
+            "{short}"
+        );
+        let fine = "a b\tc  d\n";
+        assert_eq!(super::shorten_long_words(fine), fine);
+    }
+}

@@ -18,7 +18,7 @@ pub mod records;
 pub mod rules;
 pub mod stdout;
 
-pub use error::CliError;
+pub use error::{CliError, shorten_long_words};
 
 use clap::{Parser, Subcommand};
 use load::{GameArgs, PositionArgs, load_rules};
