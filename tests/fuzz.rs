@@ -1,6 +1,7 @@
 //! Fuzzing every parser (property tests, bounded so that `cargo test` runs them in seconds):
 //! mutated movements, position strings, TSFENs, JSON positions, moves, records and game data
-//! files load or fail with an error, and never panic or hang. Each runs a fixed number of cases
+//! files load or fail with an error, and never panic or hang; an ATSI session fed refused
+//! lines among its commands answers them as a clean session does. Each runs a fixed number of cases
 //! (`PROPTEST_CASES` raises it for a longer local run).
 
 mod common;
@@ -97,6 +98,8 @@ proptest! {
     fn movements(text in mutated(MOVEMENTS)) {
         if let Ok(patterns) = taikyoku_core::betza::parse(&text) {
             prop_assert!(taikyoku_core::betza::ray_bound(&patterns) <= taikyoku_core::betza::MAX_RAYS);
+            let visits = taikyoku_core::betza::visit_bound(&patterns, usize::MAX);
+            prop_assert!(visits <= taikyoku_core::betza::MAX_VISITS);
             for p in &patterns {
                 prop_assert!(p.legs.len() <= taikyoku_core::betza::MAX_LEGS);
             }
@@ -226,5 +229,111 @@ proptest! {
     #[test]
     fn catalogues(text in mutated(include_str!("../games/pieces/sho.toml"))) {
         load_with("pieces/sho.toml", &text, "sho");
+    }
+}
+
+/// A host's commands to the engine (second player, random but seeded, Sho shōgi to be quick):
+/// a clean session.
+const ATSI_SCRIPT: &[&str] = &[
+    "atsiinit v0",
+    "identify",
+    "player 1",
+    "time 60 1",
+    "setparam policy random",
+    "setparam seed 5",
+    "setparam hash 1",
+    "startgame initial",
+    "opmove 5g 5f 60 60",
+    "eval",
+    "opmove 4g 4f 59 59",
+    "setparam depth 2",
+    "eval",
+    "win royals captured",
+    "startgame initial",
+    "opmove 6g 6f 60 60",
+    "quit",
+];
+
+/// The engine's replies to each line of `lines`, one session from the start.
+fn atsi_session(lines: &[String]) -> Vec<Vec<String>> {
+    use taikyoku_protocol::serve::{Flow, Policy, Session, SessionLog, Settings};
+    static RULES: std::sync::OnceLock<std::sync::Arc<Rules>> = std::sync::OnceLock::new();
+    let rules = RULES.get_or_init(|| {
+        let game = taikyoku_core::game::Game::builtin("sho").unwrap();
+        std::sync::Arc::new(Rules::new(game, "standard").unwrap())
+    });
+    let settings = Settings {
+        policy: Policy::Search,
+        depth: Some(1),
+        nodes: None,
+        movetime: None,
+        seed: 0,
+        hash: 1,
+        threads: 1,
+        host_safe: false,
+        weights: Default::default(),
+    };
+    let mut s = Session::new(
+        rules.clone(),
+        settings,
+        Default::default(),
+        SessionLog::Summary,
+    );
+    let mut replies = Vec::new();
+    for line in lines {
+        let mut out = Vec::new();
+        let flow = s.handle(line, &mut |r| out.push(r.to_line()));
+        replies.push(out);
+        if flow == Flow::Quit {
+            break;
+        }
+    }
+    replies
+}
+
+/// A line the engine must refuse: a mutated command, garbage, or a command with a bad value.
+fn atsi_junk() -> impl Strategy<Value = String> {
+    prop_oneof![
+        mutated("opmove 5g 5f 60 60"),
+        mutated("setparam threads 64"),
+        mutated("startgame 9/9/9 0"),
+        mutated("time 60 1"),
+        mutated("player 1"),
+        mutated("atsiinit v0"),
+        proptest::collection::vec(alphabet(), 1..80).prop_map(|c| c.into_iter().collect()),
+    ]
+}
+
+proptest! {
+    #![proptest_config(config(150))]
+
+    /// Refused lines change nothing: with them among its commands, a session answers every
+    /// command as a clean session does, and each refused line with one `log error`. (A
+    /// mutation that is still a command the engine takes is no refused line: such a case is
+    /// passed over.)
+    #[test]
+    fn atsi_sessions(junk in proptest::collection::vec((0usize..ATSI_SCRIPT.len(), atsi_junk()), 1..6)) {
+        let clean: Vec<String> = ATSI_SCRIPT.iter().map(|l| l.to_string()).collect();
+        let mut mixed: Vec<(bool, String)> = clean.iter().map(|l| (false, l.clone())).collect();
+        for (at, line) in junk.into_iter().rev() {
+            let line = line.replace(['\n', '\r'], " ");
+            mixed.insert(at + 1, (true, line));
+        }
+        let lines: Vec<String> = mixed.iter().map(|(_, l)| l.clone()).collect();
+        let got = atsi_session(&lines);
+        let mut answers = Vec::new();
+        for ((is_junk, line), replies) in mixed.iter().zip(&got) {
+            if *is_junk {
+                let refused = replies.len() == 1 && replies[0].starts_with("log error: ");
+                let ignored = replies.is_empty() && line.split_whitespace().next().is_none();
+                prop_assume!(refused || ignored, "a refused line was taken: {:?}", line);
+            } else {
+                answers.push(replies.clone());
+            }
+        }
+        let expected = atsi_session(&clean);
+        let moves = expected.iter().flatten().filter(|l| l.starts_with("move ")).count();
+        prop_assert_eq!(moves, 3, "the clean session plays: {:?}", expected);
+        prop_assert_eq!(answers, expected);
     }
 }
