@@ -36,7 +36,7 @@ use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{
     self, DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
-    KeyCode, KeyModifiers,
+    KeyCode, KeyEvent, KeyModifiers,
 };
 use ratatui::crossterm::execute;
 use ratatui::crossterm::terminal::{
@@ -345,21 +345,23 @@ fn event_loop(
         let first = match flood.wait(rx, tick) {
             Ok(msg) => msg,
             Err(RecvTimeoutError::Timeout) => {
-                if flood.dropped > 0 {
-                    app.update(flood.end());
+                if let Some(warning) = flood.end() {
+                    app.update(warning);
                 }
                 continue;
             }
             Err(RecvTimeoutError::Disconnected) => break,
         };
-        let mut taken = 0;
         let mut next = Some(first);
         while let Some(msg) = next.take() {
             if let Msg::InputFailed(e) = msg {
                 return Err(io::Error::other(e));
             }
-            if !flood.drops(&msg, &mut taken) {
-                app.update(msg);
+            let prompt = matches!(app.dialog, Some(dialogs::Dialog::Prompt { .. }));
+            for msg in flood.gather(msg, rx, prompt) {
+                if !app.quit && !flood.drops(&msg) {
+                    app.update(msg);
+                }
             }
             next = if app.quit { None } else { rx.try_recv().ok() };
         }
@@ -370,17 +372,22 @@ fn event_loop(
 /// How often the screen is drawn while the computer thinks.
 const TICK: Duration = Duration::from_millis(250);
 
-/// Keys that come faster than anyone types: a paste into a terminal without bracketed paste.
-/// Past [`Flood::BURST`] keys between two frames, keys are dropped (all but Ctrl-C) until the
-/// input has been quiet for a moment, so that a pasted page neither freezes the game for
-/// seconds nor plays as keys, and a Ctrl-C after it acts at once.
+/// Keys that come faster than anyone types: a paste into a terminal without bracketed paste
+/// (or keys typed ahead by a script). Keys that follow each other within [`Flood::GAP`] are
+/// gathered: a few are keys as typed; more than [`Flood::TYPED`] are one paste
+/// ([`Msg::Paste`]: a prompt takes it, the board warns), never keys, so that a `q` in a pasted
+/// page does not quit; in a prompt, an Enter that ends the burst still submits it. Past
+/// [`Flood::MAX`] keys, keys are dropped (all but Ctrl-C) until the input has been quiet for a
+/// moment, so that a pasted book neither freezes the game nor plays, and a Ctrl-C acts at once.
 #[derive(Default)]
 struct Flood {
     dropped: usize,
 }
 
 impl Flood {
-    const BURST: usize = 64;
+    const GAP: Duration = Duration::from_millis(8);
+    const TYPED: usize = 6;
+    const MAX: usize = 4096;
     const QUIET: Duration = Duration::from_millis(150);
 
     /// The next message; during a flood, only until the input has been quiet a moment, and
@@ -393,26 +400,79 @@ impl Flood {
         }
     }
 
-    /// Whether to drop `msg`; `taken` counts the keys of this frame.
-    fn drops(&mut self, msg: &Msg, taken: &mut usize) -> bool {
-        let Msg::Key(k) = msg else { return false };
-        if k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL) {
-            return false;
+    /// A key that may be part of a paste: any but Ctrl-C, outside a flood.
+    fn pastable(&self, msg: &Msg) -> Option<KeyEvent> {
+        match msg {
+            Msg::Key(k) if self.dropped == 0 && !is_ctrl_c(k) => Some(*k),
+            _ => None,
         }
-        *taken += 1;
-        if *taken > Self::BURST || self.dropped > 0 {
-            self.dropped += 1;
-        }
-        self.dropped > 0
     }
 
-    /// The flood is over: what to tell the player.
-    fn end(&mut self) -> Msg {
-        let n = std::mem::take(&mut self.dropped);
-        Msg::Warn(format!(
-            "Ignored {n} keys that came all at once (a paste?); paste into a prompt instead."
-        ))
+    /// `first` and, if it is a key, the keys that follow it at once: the messages to handle
+    /// (the keys, or one paste); `prompt` says whether a prompt is open.
+    fn gather(&mut self, first: Msg, rx: &Receiver<Msg>, prompt: bool) -> Vec<Msg> {
+        let Some(key) = self.pastable(&first) else {
+            return vec![first];
+        };
+        let (mut keys, mut after) = (vec![key], None);
+        while keys.len() < Self::MAX {
+            match rx.recv_timeout(Self::GAP) {
+                Ok(msg) => match self.pastable(&msg) {
+                    Some(k) => keys.push(k),
+                    None => {
+                        after = Some(msg);
+                        break;
+                    }
+                },
+                Err(_) => break,
+            }
+        }
+        if keys.len() == Self::MAX {
+            self.dropped = 1;
+        }
+        let mut out: Vec<Msg> = if keys.len() <= Self::TYPED {
+            keys.into_iter().map(Msg::Key).collect()
+        } else {
+            let enter = prompt && keys.last().is_some_and(|k| k.code == KeyCode::Enter);
+            let text = keys.iter().filter_map(|k| match k.code {
+                KeyCode::Char(c) => Some(c),
+                KeyCode::Enter => Some('\n'),
+                KeyCode::Tab => Some('\t'),
+                _ => None,
+            });
+            let mut out = vec![Msg::Paste(text.collect())];
+            out.extend(keys.last().filter(|_| enter).map(|k| Msg::Key(*k)));
+            out
+        };
+        out.extend(after);
+        out
     }
+
+    /// Whether to drop `msg`: a key during a flood (never Ctrl-C).
+    fn drops(&mut self, msg: &Msg) -> bool {
+        match msg {
+            Msg::Key(k) if self.dropped > 0 && !is_ctrl_c(k) => {
+                self.dropped += 1;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The input is quiet: what to tell the player if keys were dropped.
+    fn end(&mut self) -> Option<Msg> {
+        let n = std::mem::take(&mut self.dropped).checked_sub(1)?;
+        (n > 0).then(|| {
+            Msg::Warn(format!(
+                "Ignored {n} keys past a paste of {} (too long to use); paste into a prompt instead.",
+                Self::MAX
+            ))
+        })
+    }
+}
+
+fn is_ctrl_c(k: &KeyEvent) -> bool {
+    k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL)
 }
 
 #[cfg(test)]

@@ -1895,33 +1895,87 @@ fn pasted_text_goes_into_a_prompt_only() {
     assert_eq!(text, "12.34");
 }
 
+fn press(code: KeyCode, modifiers: KeyModifiers) -> Msg {
+    Msg::Key(KeyEvent {
+        code,
+        modifiers,
+        kind: KeyEventKind::Press,
+        state: KeyEventState::NONE,
+    })
+}
+
+/// What the event loop makes of `text` typed all at once (Enter for a newline), as the
+/// terminal's reader sends it.
+fn burst(flood: &mut super::Flood, text: &str, prompt: bool) -> Vec<Msg> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let mut msgs = text.chars().map(|c| match c {
+        '\n' => press(KeyCode::Enter, KeyModifiers::NONE),
+        c => press(KeyCode::Char(c), KeyModifiers::NONE),
+    });
+    let first = msgs.next().unwrap();
+    msgs.for_each(|m| tx.send(m).unwrap());
+    flood.gather(first, &rx, prompt)
+}
+
+/// Keys faster than anyone types are a paste, never keys: a 100 kB page pasted on the board
+/// (without bracketed paste) acted on its first 64 keys, and its `q` quit.
 #[test]
-fn keys_beyond_a_burst_are_dropped_until_quiet_but_never_ctrl_c() {
-    let press = |code, modifiers| {
-        Msg::Key(KeyEvent {
-            code,
-            modifiers,
-            kind: KeyEventKind::Press,
-            state: KeyEventState::NONE,
-        })
-    };
-    let h = press(KeyCode::Char('h'), KeyModifiers::NONE);
-    let ctrl_c = press(KeyCode::Char('c'), KeyModifiers::CONTROL);
+fn a_burst_of_keys_is_a_paste_not_keys() {
     let mut flood = super::Flood::default();
-    let mut taken = 0;
-    for _ in 0..64 {
-        assert!(!flood.drops(&h, &mut taken));
+    // Typed: keys as they are.
+    let typed = burst(&mut flood, "hjk", false);
+    assert_eq!(typed.len(), 3);
+    assert!(typed.iter().all(|m| matches!(m, Msg::Key(_))));
+    // A pasted page on the board: one paste, which the board refuses with a warning.
+    let page = "qwerty q\n".repeat(300);
+    let pasted = burst(&mut flood, &page, false);
+    assert!(
+        matches!(&pasted[..], [Msg::Paste(p)] if *p == page),
+        "{:?}",
+        &pasted[..1]
+    );
+    let mut app = start("wikipedia");
+    let before = app.history().position().clone();
+    for m in pasted {
+        app.update(m);
     }
-    assert!(flood.drops(&h, &mut taken));
-    assert!(!flood.drops(&ctrl_c, &mut taken));
-    // The next frame still drops, until the input has been quiet.
-    let mut taken = 0;
-    assert!(flood.drops(&h, &mut taken));
-    let Msg::Warn(said) = flood.end() else {
+    assert!(!app.quit && app.status.warning, "{}", app.status.text);
+    assert_eq!(*app.history().position(), before);
+    // Past the longest paste, keys are dropped (never Ctrl-C) until the input is quiet.
+    let book = "q".repeat(super::Flood::MAX + 10);
+    let pasted = burst(&mut flood, &book, false);
+    assert!(matches!(&pasted[..], [Msg::Paste(p)] if p.len() == super::Flood::MAX));
+    let h = press(KeyCode::Char('h'), KeyModifiers::NONE);
+    assert!(flood.drops(&h));
+    assert!(flood.drops(&h));
+    assert!(!flood.drops(&press(KeyCode::Char('c'), KeyModifiers::CONTROL)));
+    let Some(Msg::Warn(said)) = flood.end() else {
         panic!()
     };
     assert!(said.contains("Ignored 2 keys"), "{said}");
-    assert!(!flood.drops(&h, &mut taken));
+    assert!(!flood.drops(&h));
+}
+
+/// A file name typed ahead into the save prompt (300 characters and Enter at once) is kept
+/// whole and saved: the prompt kept 64 and dropped the Enter.
+#[test]
+fn a_name_typed_ahead_into_the_save_prompt_is_kept_whole_and_submitted() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = start("wikipedia");
+    pawn_move(&mut app, 17, 10, 11);
+    let sub = dir.path().join("d".repeat(100));
+    std::fs::create_dir(&sub).unwrap();
+    let prefix = format!("{}/", sub.display());
+    let name = "g".repeat(300 - prefix.len() - 5);
+    let file = sub.join(format!("{name}.toml"));
+    assert_eq!(file.to_str().unwrap().len(), 300);
+    keys(&mut app, "s");
+    let mut flood = super::Flood::default();
+    for m in burst(&mut flood, &format!("{}\n", file.display()), true) {
+        app.update(m);
+    }
+    assert!(app.dialog.is_none(), "the Enter was dropped");
+    assert_eq!(saved_moves(&file).len(), 1, "{}", app.status.text);
 }
 
 /// Saving into a folder nobody may write into (Linux's /proc: root too, so that the test
