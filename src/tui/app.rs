@@ -1070,10 +1070,15 @@ fn opponents(r: &Record) -> String {
     }
 }
 
-/// What a change did, for the status line, and why saving it failed if it did.
+/// What a change did, for the status line, and why saving it failed if it did: the failure
+/// first (its long paths shortened), so that a long message cannot push it off the line.
 fn said(failed: Option<String>, text: String) -> Msg {
     match failed {
-        Some(e) => Msg::Warn(format!("{text} {e}")),
+        Some(e) => {
+            let e = super::text::shorten_long_paths(&e);
+            let stop = if e.ends_with('.') { "" } else { "." };
+            Msg::Warn(format!("{e}{stop} {text}"))
+        }
         None => Msg::Say(text),
     }
 }

@@ -2020,6 +2020,25 @@ fn saving_where_nothing_can_be_written_names_the_file_and_loses_nothing() {
     );
 }
 
+/// Why the autosave failed stays on screen whatever the move's message (at 200 columns the
+/// NOT SAVED line cut off the reason, which came last).
+#[cfg(target_os = "linux")]
+#[test]
+fn the_reason_a_save_failed_is_shown_before_the_move_s_message() {
+    let mut app = start("wikipedia");
+    let dir = format!("/proc/{}/autosave", "a".repeat(120));
+    app.session.files.autosave_dir = Some(dir.into());
+    pawn_move(&mut app, 17, 10, 11);
+    let reason = app.session.files.unsaved.clone().unwrap();
+    let tail = reason.rsplit(": ").next().unwrap();
+    assert!(tail.contains("os error"), "{reason}");
+    // (At 80 columns a path this long leaves no room: the reason's end goes.)
+    for width in [240, 200, 120] {
+        let screen = text(&render(&app, width, 40)).replace('\n', "");
+        assert!(screen.contains(tail), "{width}: {tail} not in {screen}");
+    }
+}
+
 /// With a piece selected, the cursor on an empty square where it may go shows the selected
 /// piece's card (what the player is deciding about), saying where it stands; on a piece, that
 /// piece's card; with nothing selected, an empty square is said to be one.

@@ -51,6 +51,25 @@ pub fn split_at_width(text: &str, width: usize) -> (&str, Option<&str>) {
     (&text[..cut], Some(text[cut..].trim_start()))
 }
 
+/// `text` with every word (a run of non-blank characters, such as a path) longer than 60
+/// characters cut in its middle to `…`, keeping its first 20 and last 36: a status line has
+/// two rows, and the end of a path (the file) and what follows it must stay on them.
+pub fn shorten_long_paths(text: &str) -> String {
+    let words = text.split(' ').map(|w| {
+        let chars: Vec<char> = w.chars().collect();
+        if chars.len() <= 60 {
+            return w.to_string();
+        }
+        let (head, tail) = (&chars[..20], &chars[chars.len() - 36..]);
+        format!(
+            "{}…{}",
+            head.iter().collect::<String>(),
+            tail.iter().collect::<String>()
+        )
+    });
+    words.collect::<Vec<_>>().join(" ")
+}
+
 /// About how many rows `lines` wrap to in `width` cells.
 pub fn wrapped_rows(lines: &[Line], width: u16) -> u16 {
     let w = width.max(1) as usize;
