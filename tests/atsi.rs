@@ -606,6 +606,23 @@ fn the_websocket_engine_withstands_hostile_clients() {
     let closed = std::io::Read::read(&mut silent, &mut byte);
     assert!(matches!(closed, Ok(0) | Err(_)), "{closed:?}");
     assert!(waited.elapsed() < Duration::from_secs(12), "{waited:?}");
+    // Nor does one that trickles its handshake a byte at a time: the deadline is for it all.
+    let mut trickle = std::net::TcpStream::connect(engine.addr()).unwrap();
+    let began = Instant::now();
+    let cut = (0..40).find(|_| {
+        std::thread::sleep(Duration::from_millis(300));
+        std::io::Write::write_all(&mut trickle, b"G").is_err()
+    });
+    assert!(
+        cut.is_some(),
+        "a trickled handshake went on for {:?}",
+        began.elapsed()
+    );
+    assert!(
+        began.elapsed() < Duration::from_secs(9),
+        "{:?}",
+        began.elapsed()
+    );
     // 6: the ATSA site, the loopback and no origin are served; another page is refused.
     for ok in [
         None,

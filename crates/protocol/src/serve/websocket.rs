@@ -201,46 +201,85 @@ impl fmt::Display for NoHandshake {
     }
 }
 
+/// A connection whose reads give up at a deadline (the handshake's) however slowly the
+/// client trickles its bytes: each read may wait only for what is left of it.
+struct Guarded {
+    stream: TcpStream,
+    deadline: Option<Instant>,
+}
+
+impl io::Read for Guarded {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if let Some(d) = self.deadline {
+            let left = d.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(io::ErrorKind::TimedOut.into());
+            }
+            self.stream.set_read_timeout(Some(left))?;
+        }
+        self.stream.read(buf)
+    }
+}
+
+impl io::Write for Guarded {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.stream.write(buf)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.stream.flush()
+    }
+}
+
+type Ws = WebSocket<Guarded>;
+
+/// The handshake's check of the client's `Origin`: refused (403) unless `origins` allows it,
+/// the refused origin kept in `refused` for the log.
+// The error type is tungstenite's (its `Callback`), not ours to box.
+#[allow(clippy::result_large_err)]
+fn origin_check(
+    origins: &Origins,
+    refused: &Arc<Mutex<Option<String>>>,
+) -> impl FnOnce(&Request, Response) -> Result<Response, ErrorResponse> {
+    let (origins, refused) = (origins.clone(), refused.clone());
+    move |req: &Request, resp: Response| {
+        let origin = req
+            .headers()
+            .get("origin")
+            .map(|v| v.to_str().unwrap_or("?"));
+        if origins.allows(origin) {
+            return Ok(resp);
+        }
+        let origin = notation::shorten(origin.unwrap_or_default());
+        *refused.lock().unwrap_or_else(|e| e.into_inner()) = Some(origin);
+        let mut no = ErrorResponse::new(Some("this page's origin may not use the engine".into()));
+        *no.status_mut() = tungstenite::http::StatusCode::FORBIDDEN;
+        Err(no)
+    }
+}
+
 /// The WebSocket handshake, within [`HANDSHAKE_DEADLINE`] in all, from an origin `origins`
 /// allows (else answered 403).
-// The origin check's error type is tungstenite's (its `Callback`), not ours to box.
-#[allow(clippy::result_large_err)]
-fn handshake(stream: TcpStream, origins: &Origins) -> Result<WebSocket<TcpStream>, NoHandshake> {
+fn handshake(stream: TcpStream, origins: &Origins) -> Result<Ws, NoHandshake> {
     let deadline = Instant::now() + HANDSHAKE_DEADLINE;
     let _ = stream.set_nodelay(true);
     let _ = stream.set_write_timeout(Some(WRITE_TIMEOUT));
-    let _ = stream.set_read_timeout(Some(HANDSHAKE_DEADLINE));
-    let refused = Arc::new(Mutex::new(None));
-    let check = {
-        let (origins, refused) = (origins.clone(), refused.clone());
-        move |req: &Request, resp: Response| -> Result<Response, ErrorResponse> {
-            let origin = req
-                .headers()
-                .get("origin")
-                .map(|v| v.to_str().unwrap_or("?"));
-            if origins.allows(origin) {
-                return Ok(resp);
-            }
-            let origin = notation::shorten(origin.unwrap_or_default());
-            *refused.lock().unwrap_or_else(|e| e.into_inner()) = Some(origin);
-            let mut no =
-                ErrorResponse::new(Some("this page's origin may not use the engine".into()));
-            *no.status_mut() = tungstenite::http::StatusCode::FORBIDDEN;
-            Err(no)
-        }
+    let stream = Guarded {
+        stream,
+        deadline: Some(deadline),
     };
+    let refused = Arc::new(Mutex::new(None));
+    let check = origin_check(origins, &refused);
     let mut result = tungstenite::accept_hdr_with_config(stream, check, Some(ws_config()));
     loop {
         match result {
-            Ok(ws) => return Ok(ws),
-            Err(HandshakeError::Interrupted(mid)) => {
-                let left = deadline.saturating_duration_since(Instant::now());
-                if left.is_zero() {
-                    return Err(NoHandshake::TimedOut);
-                }
-                let _ = mid.get_ref().get_ref().set_read_timeout(Some(left));
-                result = mid.handshake();
+            Ok(mut ws) => {
+                ws.get_mut().deadline = None;
+                return Ok(ws);
             }
+            Err(HandshakeError::Interrupted(_)) if Instant::now() >= deadline => {
+                return Err(NoHandshake::TimedOut);
+            }
+            Err(HandshakeError::Interrupted(mid)) => result = mid.handshake(),
             Err(HandshakeError::Failure(e)) => {
                 let origin = refused.lock().unwrap_or_else(|e| e.into_inner()).take();
                 return Err(match origin {
@@ -254,7 +293,7 @@ fn handshake(stream: TcpStream, origins: &Origins) -> Result<WebSocket<TcpStream
 }
 
 /// Tells a second client the engine is busy, and closes.
-fn refuse(mut ws: WebSocket<TcpStream>) {
+fn refuse(mut ws: Ws) {
     let busy = EngineReply::Log("busy: this engine is playing another game".into());
     let _ = ws.send(Message::text(busy.to_line()));
     let _ = ws.close(None);
@@ -290,7 +329,7 @@ enum Input {
 /// Plays one connection's session: the session thinks on a thread of its own while this one
 /// reads (so a close or `quit` stops its search at once) and writes its replies. Sums it up
 /// in one line (what it did, how it ended), once its search has stopped.
-fn play(mut ws: WebSocket<TcpStream>, shared: &Shared) -> String {
+fn play(mut ws: Ws, shared: &Shared) -> String {
     let interrupt = Interrupt::default();
     let session = Session::new(
         shared.rules.clone(),
@@ -340,12 +379,12 @@ fn converse(
 /// The reader's side: the client's messages to the session (a line that ends a search
 /// raises its stop at once), its replies to the client, until either ends.
 fn pump(
-    ws: &mut WebSocket<TcpStream>,
+    ws: &mut Ws,
     interrupt: &Interrupt,
     inputs: &Sender<Input>,
     replies: &Receiver<EngineReply>,
 ) -> Ended {
-    let _ = ws.get_ref().set_read_timeout(Some(POLL));
+    let _ = ws.get_ref().stream.set_read_timeout(Some(POLL));
     loop {
         loop {
             match replies.try_recv() {
