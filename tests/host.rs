@@ -355,3 +355,60 @@ fn a_silent_engine_is_named_and_one_without_info_is_named_after_its_command() {
         started.elapsed()
     );
 }
+
+/// A match engine that floods its output forfeits, and `engines.log` stays small (it grew
+/// 952 MB in 5.8 s); what an engine starts in a session of its own dies with it (42 orphans
+/// after one game).
+#[test]
+fn a_flooding_or_escaping_engine_is_contained() {
+    let dir = tempfile::tempdir().unwrap();
+    let flood = "while :; do echo 'log still thinking about it all'; done";
+    let started = std::time::Instant::now();
+    let o = run_match(
+        dir.path(),
+        [&pusher("Steady"), &failing("Flood", 1, flood)],
+        &["--games", "2", "--time", "60+0"],
+    );
+    let text = stdout(&o);
+    assert!(o.status.success(), "{text}{}", stderr(&o));
+    assert_eq!(
+        text.matches("forfeits: its engine flooded its output")
+            .count(),
+        2,
+        "{text}"
+    );
+    assert!(started.elapsed().as_secs() < 30, "{:?}", started.elapsed());
+    let log = std::fs::metadata(dir.path().join("engines.log"))
+        .unwrap()
+        .len();
+    assert!(log < 8 << 20, "engines.log: {log} bytes");
+
+    let pids = dir.path().join("escaped.pids");
+    let escape = format!(
+        "(setsid sh -c 'sleep 300 & echo $! >> {}; wait' &); {}",
+        pids.display(),
+        pusher("Escaper")
+    );
+    let out = tempfile::tempdir().unwrap();
+    let o = run_match(
+        out.path(),
+        [&pusher("Steady"), &escape],
+        &["--games", "2", "--time", "5+0"],
+    );
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    let pids = std::fs::read_to_string(&pids).unwrap();
+    assert_eq!(pids.lines().count(), 2, "{pids}");
+    // Running, not a zombie: a dead process not yet reaped is no orphan.
+    let running = |pid: &str| {
+        std::fs::read_to_string(format!("/proc/{}/stat", pid.trim())).is_ok_and(|s| {
+            s.rsplit_once(')')
+                .is_some_and(|(_, r)| !r.trim_start().starts_with('Z'))
+        })
+    };
+    for pid in pids.lines() {
+        assert!(
+            within(2, || !running(pid)),
+            "the escaped sleeper {pid} outlived the match"
+        );
+    }
+}
