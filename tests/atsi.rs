@@ -462,8 +462,8 @@ fn quit_or_end_of_input_right_after_startgame_exits_at_once() {
     let start = b"atsiinit v0\nplayer 0\ntime 100000 0\nstartgame initial\n";
     for end in [&b"quit\n"[..], b""] {
         let script = [&start[..], end].concat();
-        let (exited, out) = exits_within(5, &[], &script);
-        assert!(exited, "still searching 5 s after {end:?}: {out}");
+        let (exited, out) = exits_within(10, &[], &script);
+        assert!(exited, "still searching 10 s after {end:?}: {out}");
     }
 }
 
