@@ -408,20 +408,23 @@ fn atsa_host_safe_plays_only_moves_atsas_host_can_judge() {
         judged.len() < r.legal_moves(&pos).len(),
         "some moves jump the pawn"
     );
-    let mut script = String::from("atsiinit v0\nplayer 0\nsetparam depth 2\n");
-    script += "setparam atsa_host_safe true\n";
+    // Each game's move waited for (a startgame sent before it would stop its search).
+    let mut e = Host::start(&["--rules", "atsa"]);
+    e.handshake(0);
+    e.send("setparam depth 2");
+    e.send("setparam atsa_host_safe true");
+    let mut moves = Vec::new();
     for policy in ["random", "greedy", "search"] {
-        script += &format!("setparam policy {policy}\n");
+        e.send(&format!("setparam policy {policy}"));
         for seed in 0..15 {
-            script += &format!("setparam seed {seed}\nstartgame {EAGLE}\n");
+            e.send(&format!("setparam seed {seed}\nstartgame {EAGLE}"));
+            match e.next() {
+                EngineReply::Move(m) => moves.push(m.to_string()),
+                other => panic!("{other:?}"),
+            }
         }
     }
-    let (lines, _) = session(&["--rules", "atsa"], script.as_bytes());
-    let moves: Vec<String> = lines
-        .iter()
-        .filter_map(|l| l.strip_prefix("move ").map(str::to_string))
-        .collect();
-    assert_eq!(moves.len(), 45, "{lines:?}");
+    e.quit();
     for text in &moves {
         let (m, _) = atsi::move_from_atsi(r, &pos, text).unwrap();
         assert!(host.judges(r, &pos, &m), "{text}");

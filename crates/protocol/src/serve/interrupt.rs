@@ -32,14 +32,12 @@ impl Interrupt {
 
     /// Lowers the stop for a new game unless the reader has read more lines that end a
     /// search than the `handled` ones (lowered first, so that a line read meanwhile raises
-    /// it again after); true if it is lowered.
-    pub(super) fn lower_unless_pending(&self, handled: u64) -> bool {
+    /// it again after).
+    pub(super) fn lower_unless_pending(&self, handled: u64) {
         self.stop.lower();
         if self.read.load(Ordering::SeqCst) > handled {
             self.stop.raise();
-            return false;
         }
-        true
     }
 
     pub(super) fn stop(&self) -> &Stop {

@@ -229,13 +229,10 @@ impl Session {
         if let Some(c) = &mut self.computer {
             c.new_game();
         }
-        // A `quit` (or the end of input) read after this `startgame` ends the game before it
-        // begins: no move, not even the computer made for it.
-        if self.interrupt.lower_unless_pending(self.ends_handled) {
-            self.move_if_our_turn(send);
-        } else {
-            self.log("startgame: the host has already ended it; not thinking");
-        }
+        // A `quit` (or the end of input) read after this `startgame` keeps the stop raised:
+        // the engine answers at once with the first move it has.
+        self.interrupt.lower_unless_pending(self.ends_handled);
+        self.move_if_our_turn(send);
     }
 
     fn opponent_moved(

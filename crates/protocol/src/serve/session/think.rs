@@ -49,6 +49,13 @@ impl Session {
         root_moves: Option<Vec<Move>>,
         depth: Option<u32>,
     ) -> Option<(Move, Option<i32>)> {
+        // Stopped before it begins (the host has ended the game or the session): the first
+        // move, as a stopped search gives, without making a computer (a table) for it.
+        if self.interrupt.stop().is_raised() {
+            self.log("stopped before it began: playing the first move");
+            let first = root_moves.unwrap_or_else(|| self.rules.legal_moves(pos));
+            return first.first().map(|&m| (m, None));
+        }
         let s = self.settings.clone();
         let clock = self.clock();
         let limits = Limits {
