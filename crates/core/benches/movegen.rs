@@ -1,9 +1,12 @@
 //! Move generation and perft from the opening, per rule set; make/unmake against copying the
 //! board, incremental against full generation, and the outcome test against generating every
 //! move (the old way), on the opening and on a position 80 random moves in.
+//! The incremental attack information against computing it afresh after every move (`attacks_`).
 //! Run with `cargo bench --bench movegen`.
 
 use divan::Bencher;
+use divan::counter::ItemsCount;
+use taikyoku_core::attacks::Attacks;
 use taikyoku_core::game::Game;
 use taikyoku_core::movecache::MoveCache;
 use taikyoku_core::movegen::Scratch;
@@ -177,4 +180,105 @@ fn perft_2_no_bulk(bencher: Bencher, name: &str) {
     let r = rules(name);
     let p = r.start_position();
     bencher.bench_local(|| perft::perft_no_bulk(&r, divan::black_box(&p), 2));
+}
+
+const MIDGAME: [usize; 3] = [0, 80, 200];
+
+/// Per legal move: make it, bring the attack information up to date (both sides' every
+/// piece, as a query needs it), unmake it (the information restored).
+#[divan::bench(consts = MIDGAME)]
+fn attacks_update_per_move<const PLIES: usize>(bencher: Bencher) {
+    let r = rules("atsa");
+    let mut p = position(&r, PLIES);
+    let moves = r.legal_moves(&p);
+    let mut a = Attacks::new(&r, &p);
+    bencher
+        .counter(ItemsCount::new(moves.len()))
+        .bench_local(|| {
+            for m in &moves {
+                let undo = a.make(&r, &mut p, m);
+                a.sync(&r, &p);
+                a.unmake(&r, &mut p, undo);
+            }
+        });
+}
+
+/// Per legal move: make it, compute the attack information afresh, unmake it.
+#[divan::bench(consts = MIDGAME, sample_count = 10)]
+fn attacks_rebuild_per_move<const PLIES: usize>(bencher: Bencher) {
+    let r = rules("atsa");
+    let mut p = position(&r, PLIES);
+    let moves = r.legal_moves(&p);
+    let mut a = Attacks::new(&r, &p);
+    bencher
+        .counter(ItemsCount::new(moves.len()))
+        .bench_local(|| {
+            for m in &moves {
+                let undo = r.make(&mut p, m);
+                a.build(&r, &p);
+                r.unmake(&mut p, undo);
+            }
+        });
+}
+
+/// Per legal move: make it, list the replier's captures that may gain from the attack
+/// information, unmake it (a quiescence node's generation).
+#[divan::bench(consts = MIDGAME)]
+fn attacks_captures_per_move<const PLIES: usize>(bencher: Bencher) {
+    let r = rules("atsa");
+    let mut p = position(&r, PLIES);
+    let moves = r.legal_moves(&p);
+    let mut a = Attacks::new(&r, &p);
+    let mut out = Vec::new();
+    bencher
+        .counter(ItemsCount::new(moves.len()))
+        .bench_local(|| {
+            for m in &moves {
+                let undo = a.make(&r, &mut p, m);
+                out.clear();
+                a.captures_into(&r, &p, p.to_move(), &mut out);
+                a.unmake(&r, &mut p, undo);
+            }
+        });
+}
+
+/// The same from the move cache, as the search does it today: built for the replier once,
+/// then per move its captures that may gain.
+#[divan::bench(consts = MIDGAME)]
+fn movecache_captures_per_move<const PLIES: usize>(bencher: Bencher) {
+    let r = rules("atsa");
+    let mut p = position(&r, PLIES);
+    let moves = r.legal_moves(&p);
+    let mut cache = MoveCache::new();
+    let mut out = Vec::new();
+    bencher
+        .counter(ItemsCount::new(moves.len()))
+        .bench_local(|| {
+            cache.build(&r, &p, p.to_move().opponent());
+            for m in &moves {
+                let undo = r.make(&mut p, m);
+                out.clear();
+                cache.captures_after(&r, &p, std::slice::from_ref(m), &mut out);
+                r.unmake(&mut p, undo);
+            }
+        });
+}
+
+/// The same generated in full after each move.
+#[divan::bench(consts = MIDGAME)]
+fn generated_captures_per_move<const PLIES: usize>(bencher: Bencher) {
+    let r = rules("atsa");
+    let mut p = position(&r, PLIES);
+    let moves = r.legal_moves(&p);
+    let (mut scratch, mut out) = (Scratch::default(), Vec::new());
+    bencher
+        .counter(ItemsCount::new(moves.len()))
+        .bench_local(|| {
+            for m in &moves {
+                let undo = r.make(&mut p, m);
+                out.clear();
+                r.gainful_captures_into(&p, &mut scratch, &mut out);
+                r.unmake(&mut p, undo);
+            }
+        });
 }

@@ -1,0 +1,630 @@
+//! Attack information kept up to date along make and unmake: [`Attacks`] holds every piece's
+//! moves, which pieces attack each square, each side's captures and how many moves each side
+//! has, and after a move regenerates only the pieces the move can have changed. A move
+//! changes a handful of cells, and the pieces that read them lie on the lines through those
+//! cells: the work per move grows with the board's edge, not its area.
+//!
+//! # Design
+//!
+//! HaChu (H. G. Muller's engine for the large shogi variants) is built on the same idea: an
+//! attack map and mobility kept per square and colour, which it meant to update along the rays
+//! through the squares a move changes (its source says the update "does not work" yet and maps
+//! from scratch at every node, with per-piece code for each kind of jump). Here the update is
+//! generic and exact, because it rests on the one generator's trace, not on a model of the
+//! pieces:
+//!
+//! - Per mailbox cell, an *entry*: the moves of the piece there (those of full generation, in
+//!   its order), its captures that may gain material ([`Rules::gainful_captures_into`]), the
+//!   cells its generation read ([`crate::movegen`] traces every cell it looks at: the rays,
+//!   lame legs, a lion's second steps, a hook's turns, a range flight's line, a burning
+//!   piece's landing neighbours, the lines and squares an enemy net or fog is looked for on)
+//!   and the cells whose pieces its moves remove.
+//! - Two bit matrices, a row per cell with a bit per cell: `watch[c]`, the pieces whose
+//!   generation read `c`; `hit[c]`, the pieces with a move that removes the piece on `c`. The
+//!   attackers of a square by a side are `hit[c]` and the side's piece set, in square order.
+//! - Per side, the move count; the cells of pieces with a gainful capture; the cells of the
+//!   pieces the end rule counts (royals).
+//!
+//! **Why it is exact.** Generating a piece's moves is a deterministic function of the cells it
+//! reads, in the order it reads them. If no cell a piece read changed, it reads the same cells
+//! with the same contents and makes the same moves. So after a move that changed the cells
+//! `C` (its start and destination, its victims, what the game's effects changed), only the
+//! pieces on `C` and those in `watch[c]` for some `c` in `C` are generated again (*dirty*);
+//! every other entry stands. Two things a piece's moves depend on are not cells:
+//!
+//! - **Effects** ([`crate::effects`]) read whether a side still has some kinds on the board (a
+//!   kind that needs another to promote, a movement that holds while some kind is absent).
+//!   Before and after every move the presence of those kinds is compared; when it flips, every
+//!   piece is generated again (the one fallback to full recomputation; it happens when the last
+//!   piece of such a kind is taken, or the first appears). The cells effects change (linked
+//!   promotions, kills, reversions, a piece burnt on arrival) are in `C` like any other.
+//! - **The side to move and the game's outcome** change no piece's moves (generation is as if
+//!   it were the piece's turn); the queries that list moves answer nothing once the game is
+//!   over, as [`Rules::legal_moves`] does. A null move (only the side to move changes) needs
+//!   nothing.
+//!
+//! **Lazily, and undone by swapping back.** [`Attacks::make`] plays the move and records its
+//! changed cells; the entries are brought up to date on the first query after it
+//! ([`Attacks::sync`]), for every move since the last one at once (the union of their
+//! changed cells, against the entries of that state: the same argument holds). A search leaf
+//! that stands pat never pays for its parent's move. Each update saves the entries it replaced
+//! (moved, not copied); [`Attacks::unmake`] of a move whose update covered it puts them back
+//! and keeps the earlier moves of that update pending, so unmake restores the exact state.
+//! An entry generated again equal to the one it replaces is not saved or re-indexed; the
+//! matrices' rows change only by the cells that entered or left a piece's lists.
+//!
+//! [`Attacks::check`] compares everything with a fresh computation and with full generation
+//! (the property tests call it after every make and unmake along random games).
+
+use crate::catalogue::KindId;
+use crate::geometry::{Side, Square};
+use crate::makemove::Undo;
+use crate::movegen::{self, Scratch};
+use crate::moves::Move;
+use crate::piece::{Cell, EMPTY, OFF, cell_side, decode};
+use crate::position::Position;
+use crate::rules::Rules;
+
+/// In the changed-cell stack: every cell counts as changed (a global effect state flipped).
+const EVERYTHING: u32 = u32::MAX;
+
+/// What the generator made for the piece on one cell.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Entry {
+    /// The cell's contents the moves were generated for ([`EMPTY`]: none).
+    cell: Cell,
+    moves: Vec<Move>,
+    /// Those of `moves` that may gain ([`Rules::is_gainful_on`]), in order.
+    captures: Vec<Move>,
+    /// The on-board cells its generation read, each once.
+    reads: Vec<u32>,
+    /// The cells whose pieces its moves remove, each once.
+    hits: Vec<u32>,
+}
+
+impl Entry {
+    fn clear(&mut self) {
+        self.cell = EMPTY;
+        self.moves.clear();
+        self.captures.clear();
+        self.reads.clear();
+        self.hits.clear();
+    }
+}
+
+/// A square bit matrix over the mailbox cells: row `c`, bit `p`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Rows {
+    words: usize,
+    bits: Vec<u64>,
+}
+
+impl Rows {
+    fn new(cells: usize) -> Rows {
+        let words = cells.div_ceil(64);
+        Rows {
+            words,
+            bits: vec![0; cells * words],
+        }
+    }
+
+    #[inline]
+    fn row(&self, c: usize) -> &[u64] {
+        &self.bits[c * self.words..(c + 1) * self.words]
+    }
+
+    #[inline]
+    fn flip(&mut self, c: usize, p: usize) {
+        self.bits[c * self.words + p / 64] ^= 1 << (p % 64);
+    }
+}
+
+/// Sets or clears bit `p` of a bit set.
+#[inline]
+fn set_bit(bits: &mut [u64], p: usize, on: bool) {
+    let (w, b) = (p / 64, 1u64 << (p % 64));
+    if on {
+        bits[w] |= b;
+    } else {
+        bits[w] &= !b;
+    }
+}
+
+/// The positions of the bits set in `a & b`, lowest first.
+fn both<'a>(a: &'a [u64], b: &'a [u64]) -> impl Iterator<Item = usize> + 'a {
+    (a.iter().zip(b).enumerate()).flat_map(|(w, (&x, &y))| bit_cells(w, x & y))
+}
+
+/// Per-cell stamps for "seen in this pass", without clearing between passes.
+#[derive(Clone, Debug, Default)]
+struct Marks {
+    stamp: Vec<u32>,
+    epoch: u32,
+}
+
+impl Marks {
+    /// `n` fresh consecutive epochs; the first is returned.
+    fn fresh(&mut self, n: u32) -> u32 {
+        if self.epoch >= u32::MAX - n {
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.epoch = 0;
+        }
+        let first = self.epoch + 1;
+        self.epoch += n;
+        first
+    }
+
+    /// Marks cell `c` with `epoch`; whether it was not marked so yet.
+    #[inline]
+    fn mark(&mut self, c: usize, epoch: u32) -> bool {
+        let fresh = self.stamp[c] != epoch;
+        self.stamp[c] = epoch;
+        fresh
+    }
+}
+
+/// Everything kept beside the entries, derived from them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Index {
+    /// Row `c`: the pieces whose generation read `c`.
+    watch: Rows,
+    /// Row `c`: the pieces with a move that removes the piece on `c`.
+    hit: Rows,
+    /// The pieces with a capture that may gain.
+    capturing: Vec<u64>,
+    /// The pieces the end rule counts.
+    vital: Vec<u64>,
+    /// Per side, its pieces' moves.
+    mobility: [u64; 2],
+}
+
+impl Index {
+    fn new(cells: usize) -> Index {
+        let words = cells.div_ceil(64);
+        Index {
+            watch: Rows::new(cells),
+            hit: Rows::new(cells),
+            capturing: vec![0; words],
+            vital: vec![0; words],
+            mobility: [0, 0],
+        }
+    }
+
+    /// Accounts for the piece on cell `p` now having entry `new` instead of `old`.
+    fn replace(&mut self, marks: &mut Marks, vital: &[bool], p: usize, old: &Entry, new: &Entry) {
+        diff(&mut self.watch, marks, p, &old.reads, &new.reads);
+        diff(&mut self.hit, marks, p, &old.hits, &new.hits);
+        if old.cell != EMPTY {
+            self.mobility[cell_side(old.cell)] -= old.moves.len() as u64;
+        }
+        if new.cell != EMPTY {
+            self.mobility[cell_side(new.cell)] += new.moves.len() as u64;
+        }
+        set_bit(&mut self.capturing, p, !new.captures.is_empty());
+        let is_vital = decode(new.cell).is_some_and(|q| vital[q.kind as usize]);
+        set_bit(&mut self.vital, p, is_vital);
+    }
+}
+
+/// Changes column `p` of `rows` from the cells `old` to the cells `new` (each list without
+/// repeats): only the bits of cells in one list and not the other flip.
+fn diff(rows: &mut Rows, marks: &mut Marks, p: usize, old: &[u32], new: &[u32]) {
+    if old == new {
+        return;
+    }
+    let only_old = marks.fresh(2);
+    let kept = only_old + 1;
+    for &c in old {
+        marks.stamp[c as usize] = only_old;
+    }
+    for &c in new {
+        if marks.stamp[c as usize] == only_old {
+            marks.stamp[c as usize] = kept;
+        } else {
+            rows.flip(c as usize, p);
+        }
+    }
+    for &c in old {
+        if marks.stamp[c as usize] == only_old {
+            rows.flip(c as usize, p);
+        }
+    }
+}
+
+/// One update ([`Attacks::sync`]): the first move it covered, and where its saved entries
+/// start.
+#[derive(Clone, Copy, Debug)]
+struct Group {
+    first: u32,
+    saved: u32,
+}
+
+/// Where [`Attacks::check`] found the kept data different from a fresh computation.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Drift {
+    #[error("the moves or read cells of the piece on square {0:?} differ from generating them")]
+    Piece(Square),
+    #[error("the attack or read index differs from one built afresh")]
+    Index,
+    #[error("{0:?}'s moves differ from full generation")]
+    Moves(Side),
+    #[error("{0:?}'s captures that may gain differ from generating them")]
+    Captures(Side),
+    #[error("the attackers of square {0:?} differ from those full generation shows")]
+    Attackers(Square),
+}
+
+/// Every piece's moves and who attacks what, for one position kept up to date along
+/// [`Attacks::make`] and [`Attacks::unmake`] (see the [module](self) for how). Changing the
+/// position any other way (putting pieces, [`Rules::make`] directly) needs
+/// [`Attacks::build`] again; [`Position::set_to_move`] (a null move) does not.
+#[derive(Default)]
+pub struct Attacks {
+    entries: Vec<Entry>,
+    index: Index,
+    /// The on-board cells.
+    board: Vec<u32>,
+    /// The kinds whose presence effects read ([`crate::effects::EffectTable::watched_kinds`]).
+    watched: Vec<KindId>,
+    /// Their presence before the move being made, per side.
+    presence: Vec<bool>,
+    /// Per move made: where its changed cells start in `changed`.
+    frames: Vec<u32>,
+    changed: Vec<u32>,
+    /// How many of `frames` the entries reflect.
+    applied: usize,
+    groups: Vec<Group>,
+    /// The entries updates replaced, with their cells, to put back on unmake.
+    saved: Vec<(u32, Entry)>,
+    pool: Vec<Entry>,
+    marks: Marks,
+    dirty: Vec<u32>,
+    scratch: Scratch,
+    trace: Vec<usize>,
+}
+
+impl Attacks {
+    /// The attack information of `pos`, computed in full.
+    pub fn new(rules: &Rules, pos: &Position) -> Attacks {
+        let mut a = Attacks::default();
+        a.build(rules, pos);
+        a
+    }
+
+    /// Computes everything afresh for `pos`, forgetting the moves made.
+    pub fn build(&mut self, rules: &Rules, pos: &Position) {
+        let cells = pos.cells().len();
+        self.pool.append(&mut self.entries);
+        self.pool.extend(self.saved.drain(..).map(|(_, e)| e));
+        self.entries.resize_with(cells, Entry::default);
+        self.index = Index::new(cells);
+        self.board = (0..cells as u32)
+            .filter(|&c| pos.cell(c as usize) != OFF)
+            .collect();
+        self.watched = (rules.tables.effects.as_ref()).map_or(Vec::new(), |fx| fx.watched_kinds());
+        self.frames.clear();
+        self.changed.clear();
+        self.groups.clear();
+        self.applied = 0;
+        self.marks = Marks {
+            stamp: vec![0; cells],
+            epoch: 0,
+        };
+        let vital = &rules.tables.vital;
+        for d in 0..cells {
+            if pos.cell(d) == EMPTY || pos.cell(d) == OFF {
+                continue;
+            }
+            let new = self.generate(rules, pos, d);
+            (self.index).replace(&mut self.marks, vital, d, &Entry::default(), &new);
+            self.entries[d] = new;
+        }
+    }
+
+    /// Plays `m` (a legal move) as [`Rules::make`] does and records what it changed.
+    pub fn make(&mut self, rules: &Rules, pos: &mut Position, m: &Move) -> Undo {
+        self.note_presence(pos);
+        let undo = rules.make(pos, m);
+        self.frames.push(self.changed.len() as u32);
+        let cell = |sq| rules.cell_index(sq) as u32;
+        self.changed.extend([cell(m.from), cell(m.to)]);
+        self.changed.extend(m.victims(rules.dims()).map(cell));
+        self.changed
+            .extend(undo.effect_changes(pos).map(|(i, _)| i as u32));
+        if self.presence_flipped(pos) {
+            self.changed.push(EVERYTHING);
+        }
+        undo
+    }
+
+    /// Takes back the last move made, as [`Rules::unmake`] does, and restores the attack
+    /// information to what it was before it.
+    pub fn unmake(&mut self, rules: &Rules, pos: &mut Position, undo: Undo) {
+        rules.unmake(pos, undo);
+        let start = self.frames.pop().expect("a move made with Attacks::make");
+        if self.applied > self.frames.len() {
+            let g = self.groups.pop().expect("the update that covered the move");
+            let vital = &rules.tables.vital;
+            while self.saved.len() > g.saved as usize {
+                let (d, old) = self.saved.pop().expect("above the mark");
+                let d = d as usize;
+                let cur = std::mem::replace(&mut self.entries[d], old);
+                (self.index).replace(&mut self.marks, vital, d, &cur, &self.entries[d]);
+                self.pool.push(cur);
+            }
+            self.applied = g.first as usize;
+        }
+        self.changed.truncate(start as usize);
+    }
+
+    /// Records, per side, whether it has each watched kind (before a move).
+    fn note_presence(&mut self, pos: &Position) {
+        self.presence.clear();
+        for &k in &self.watched {
+            self.presence
+                .extend(Side::BOTH.map(|s| pos.count(s, k) > 0));
+        }
+    }
+
+    /// Whether a watched kind's presence differs from the one noted.
+    fn presence_flipped(&self, pos: &Position) -> bool {
+        let now = self
+            .watched
+            .iter()
+            .flat_map(|&k| Side::BOTH.map(|s| pos.count(s, k) > 0));
+        !now.eq(self.presence.iter().copied())
+    }
+
+    /// Brings the entries up to date with `pos` (the position the moves made since the last
+    /// update led to): the queries do it first.
+    pub fn sync(&mut self, rules: &Rules, pos: &Position) {
+        if self.applied == self.frames.len() {
+            return;
+        }
+        let start = self.frames[self.applied] as usize;
+        self.groups.push(Group {
+            first: self.applied as u32,
+            saved: self.saved.len() as u32,
+        });
+        self.collect_dirty(start);
+        let dirty = std::mem::take(&mut self.dirty);
+        for &d in &dirty {
+            self.refresh(rules, pos, d as usize);
+        }
+        self.dirty = dirty;
+        self.applied = self.frames.len();
+    }
+
+    /// The cells to generate again for the changes from `changed[start..]`: the changed cells
+    /// and every piece that read one, each once.
+    fn collect_dirty(&mut self, start: usize) {
+        self.dirty.clear();
+        if self.changed[start..].contains(&EVERYTHING) {
+            self.dirty.extend_from_slice(&self.board);
+            return;
+        }
+        let epoch = self.marks.fresh(1);
+        for &c in &self.changed[start..] {
+            let c = c as usize;
+            if self.marks.mark(c, epoch) {
+                self.dirty.push(c as u32);
+            }
+            let readers = self.index.watch.row(c);
+            for p in both(readers, readers) {
+                if self.marks.mark(p, epoch) {
+                    self.dirty.push(p as u32);
+                }
+            }
+        }
+    }
+
+    /// Generates the piece on `d` again; saves the entry it replaces unless equal.
+    fn refresh(&mut self, rules: &Rules, pos: &Position, d: usize) {
+        let new = self.generate(rules, pos, d);
+        if new == self.entries[d] {
+            self.pool.push(new);
+            return;
+        }
+        let old = std::mem::replace(&mut self.entries[d], new);
+        let vital = &rules.tables.vital;
+        (self.index).replace(&mut self.marks, vital, d, &old, &self.entries[d]);
+        self.saved.push((d as u32, old));
+    }
+
+    /// The entry of cell `d` in `pos`, generated with its trace.
+    fn generate(&mut self, rules: &Rules, pos: &Position, d: usize) -> Entry {
+        let mut e = self.pool.pop().unwrap_or_default();
+        e.clear();
+        let Some(piece) = decode(pos.cell(d)) else {
+            return e;
+        };
+        e.cell = pos.cell(d);
+        self.trace.clear();
+        let (tables, scratch, trace) = (&rules.tables, &mut self.scratch, &mut self.trace);
+        movegen::piece_moves_traced(pos, d, tables, scratch, &mut e.moves, Some(trace));
+        let (read, hit) = (self.marks.fresh(2), self.marks.epoch);
+        for &c in &self.trace {
+            if pos.cell(c) != OFF && self.marks.mark(c, read) {
+                e.reads.push(c as u32);
+            }
+        }
+        for m in e.moves.iter().filter(|m| m.captures()) {
+            if rules.is_gainful_on(pos.cells(), piece.side, m) {
+                e.captures.push(*m);
+            }
+            for v in m.victims(rules.dims()).map(|sq| rules.cell_index(sq)) {
+                if self.marks.mark(v, hit) {
+                    e.hits.push(v as u32);
+                }
+            }
+        }
+        e
+    }
+}
+
+/// The cells of the bits set in word `w` of a bit set.
+#[inline]
+fn bit_cells(w: usize, mut bits: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (bits != 0).then(|| {
+            let i = w * 64 + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            i
+        })
+    })
+}
+
+/// The queries, each answered from the kept data (brought up to date first).
+impl Attacks {
+    /// Appends `side`'s moves in `pos` (none once the game is over): equal to
+    /// [`Rules::legal_moves_into`] for that side, move for move and in the same order.
+    pub fn moves_into(&mut self, rules: &Rules, pos: &Position, side: Side, out: &mut Vec<Move>) {
+        self.sync(rules, pos);
+        if pos.outcome().is_none() {
+            self.raw_moves(pos, side, out);
+        }
+    }
+
+    fn raw_moves(&self, pos: &Position, side: Side, out: &mut Vec<Move>) {
+        for d in pos.side_cells(side) {
+            out.extend_from_slice(&self.entries[d].moves);
+        }
+    }
+
+    /// Appends `side`'s captures that may gain material (none once the game is over): equal
+    /// to [`Rules::gainful_captures_into`] for that side.
+    pub fn captures_into(
+        &mut self,
+        rules: &Rules,
+        pos: &Position,
+        side: Side,
+        out: &mut Vec<Move>,
+    ) {
+        self.sync(rules, pos);
+        if pos.outcome().is_none() {
+            self.raw_captures(pos, side, out);
+        }
+    }
+
+    fn raw_captures(&self, pos: &Position, side: Side, out: &mut Vec<Move>) {
+        for d in both(&self.index.capturing, pos.occupied_bits(side)) {
+            out.extend_from_slice(&self.entries[d].captures);
+        }
+    }
+
+    /// How many moves `side` has in `pos` (0 once the game is over).
+    pub fn mobility(&mut self, rules: &Rules, pos: &Position, side: Side) -> u64 {
+        self.sync(rules, pos);
+        match pos.outcome() {
+            None => self.index.mobility[side.index()],
+            Some(_) => 0,
+        }
+    }
+
+    /// The moves of the piece on `sq` as if it were its side's turn (none on an empty square).
+    pub fn moves_from(&mut self, rules: &Rules, pos: &Position, sq: Square) -> &[Move] {
+        self.sync(rules, pos);
+        &self.entries[rules.cell_index(sq)].moves
+    }
+
+    /// Appends the squares of `side`'s pieces with a move that removes the piece on `sq`, in
+    /// square order (none when `sq` is empty).
+    pub fn attackers_into(
+        &mut self,
+        rules: &Rules,
+        pos: &Position,
+        sq: Square,
+        side: Side,
+        out: &mut Vec<Square>,
+    ) {
+        self.sync(rules, pos);
+        let row = self.index.hit.row(rules.cell_index(sq));
+        let squares = &rules.tables.squares;
+        out.extend(both(row, pos.occupied_bits(side)).map(|d| squares[d]));
+    }
+
+    /// Whether one of `side`'s pieces has a move that removes the piece on `sq`.
+    pub fn is_attacked(&mut self, rules: &Rules, pos: &Position, sq: Square, side: Side) -> bool {
+        self.sync(rules, pos);
+        let row = self.index.hit.row(rules.cell_index(sq));
+        both(row, pos.occupied_bits(side)).next().is_some()
+    }
+
+    /// Whether an enemy piece has a move that removes one of `side`'s royals (the pieces the
+    /// end rule counts): [`Rules::royal_threatened`] without a `by`.
+    pub fn royal_attacked(&mut self, rules: &Rules, pos: &Position, side: Side) -> bool {
+        self.sync(rules, pos);
+        let enemy = pos.occupied_bits(side.opponent());
+        both(&self.index.vital, pos.occupied_bits(side))
+            .any(|v| both(self.index.hit.row(v), enemy).next().is_some())
+    }
+}
+
+/// The self-check the property tests run.
+impl Attacks {
+    /// Compares the kept data with a fresh computation for `pos` and with full generation:
+    /// every entry and index, both sides' moves and gainful captures, every occupied square's
+    /// attackers.
+    pub fn check(&mut self, rules: &Rules, pos: &Position) -> Result<(), Drift> {
+        self.sync(rules, pos);
+        let fresh = Attacks::new(rules, pos);
+        let squares = &rules.tables.squares;
+        for &c in &self.board {
+            if self.entries[c as usize] != fresh.entries[c as usize] {
+                return Err(Drift::Piece(squares[c as usize]));
+            }
+        }
+        if self.index != fresh.index {
+            return Err(Drift::Index);
+        }
+        for side in Side::BOTH {
+            self.check_generation(rules, pos, side)?;
+        }
+        self.check_attackers(rules, pos)
+    }
+
+    /// `side`'s moves and gainful captures against generating them in full.
+    fn check_generation(&self, rules: &Rules, pos: &Position, side: Side) -> Result<(), Drift> {
+        let (mut kept, mut full) = (Vec::new(), Vec::new());
+        let mut scratch = Scratch::default();
+        self.raw_moves(pos, side, &mut kept);
+        movegen::side_moves(pos, side, &rules.tables, &mut scratch, &mut full);
+        if kept != full || self.index.mobility[side.index()] != full.len() as u64 {
+            return Err(Drift::Moves(side));
+        }
+        kept.clear();
+        full.clear();
+        self.raw_captures(pos, side, &mut kept);
+        scratch.set_gainful(true);
+        movegen::side_moves(pos, side, &rules.tables, &mut scratch, &mut full);
+        if kept != full {
+            return Err(Drift::Captures(side));
+        }
+        Ok(())
+    }
+
+    /// Every square's attackers against the victims of every piece's moves (which
+    /// [`Attacks::check_generation`] has compared with full generation).
+    fn check_attackers(&self, rules: &Rules, pos: &Position) -> Result<(), Drift> {
+        let mut expected = vec![Vec::new(); pos.cells().len()];
+        for side in Side::BOTH {
+            for d in pos.side_cells(side) {
+                for m in &self.entries[d].moves {
+                    for v in m.victims(rules.dims()) {
+                        expected[rules.cell_index(v)].push(d);
+                    }
+                }
+            }
+        }
+        for (c, mut want) in expected.into_iter().enumerate() {
+            want.sort_unstable();
+            want.dedup();
+            let row = self.index.hit.row(c);
+            let got: Vec<usize> = both(row, row).collect();
+            if got != want {
+                return Err(Drift::Attackers(rules.tables.squares[c]));
+            }
+        }
+        Ok(())
+    }
+}
