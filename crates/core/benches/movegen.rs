@@ -184,101 +184,96 @@ fn perft_2_no_bulk(bencher: Bencher, name: &str) {
 
 const MIDGAME: [usize; 3] = [0, 80, 200];
 
-/// Per legal move: make it, bring the attack information up to date (both sides' every
-/// piece, as a query needs it), unmake it (the information restored).
+/// Per legal move of the `atsa` position `plies` in: `each` (which makes and unmakes it) with
+/// the state `start` makes, counted per move.
+fn per_move<T>(
+    bencher: Bencher,
+    plies: usize,
+    start: impl FnOnce(&Rules, &Position) -> T,
+    mut each: impl FnMut(&Rules, &mut Position, &mut T, &Move),
+) {
+    let r = rules("atsa");
+    let mut p = position(&r, plies);
+    let moves = r.legal_moves(&p);
+    let mut state = start(&r, &p);
+    bencher
+        .counter(ItemsCount::new(moves.len()))
+        .bench_local(|| {
+            for m in &moves {
+                each(&r, &mut p, &mut state, m);
+            }
+        });
+}
+
+/// Make the move, bring the attack information up to date (both sides' every piece, as a
+/// query needs it), unmake it (the information restored).
 #[divan::bench(consts = MIDGAME)]
 fn attacks_update_per_move<const PLIES: usize>(bencher: Bencher) {
-    let r = rules("atsa");
-    let mut p = position(&r, PLIES);
-    let moves = r.legal_moves(&p);
-    let mut a = Attacks::new(&r, &p);
-    bencher
-        .counter(ItemsCount::new(moves.len()))
-        .bench_local(|| {
-            for m in &moves {
-                let undo = a.make(&r, &mut p, m);
-                a.sync(&r, &p);
-                a.unmake(&r, &mut p, undo);
-            }
-        });
+    per_move(bencher, PLIES, Attacks::new, |r, p, a, m| {
+        let undo = a.make(r, p, m);
+        a.sync(r, p);
+        a.unmake(r, p, undo);
+    });
 }
 
-/// Per legal move: make it, compute the attack information afresh, unmake it.
+/// Make the move, compute the attack information afresh, unmake it.
 #[divan::bench(consts = MIDGAME, sample_count = 10)]
 fn attacks_rebuild_per_move<const PLIES: usize>(bencher: Bencher) {
-    let r = rules("atsa");
-    let mut p = position(&r, PLIES);
-    let moves = r.legal_moves(&p);
-    let mut a = Attacks::new(&r, &p);
-    bencher
-        .counter(ItemsCount::new(moves.len()))
-        .bench_local(|| {
-            for m in &moves {
-                let undo = r.make(&mut p, m);
-                a.build(&r, &p);
-                r.unmake(&mut p, undo);
-            }
-        });
+    per_move(bencher, PLIES, Attacks::new, |r, p, a, m| {
+        let undo = r.make(p, m);
+        a.build(r, p);
+        r.unmake(p, undo);
+    });
 }
 
-/// Per legal move: make it, list the replier's captures that may gain from the attack
-/// information, unmake it (a quiescence node's generation).
+/// Make the move, list the replier's captures that may gain from the attack information,
+/// unmake it (a quiescence node's generation).
 #[divan::bench(consts = MIDGAME)]
 fn attacks_captures_per_move<const PLIES: usize>(bencher: Bencher) {
-    let r = rules("atsa");
-    let mut p = position(&r, PLIES);
-    let moves = r.legal_moves(&p);
-    let mut a = Attacks::new(&r, &p);
-    let mut out = Vec::new();
-    bencher
-        .counter(ItemsCount::new(moves.len()))
-        .bench_local(|| {
-            for m in &moves {
-                let undo = a.make(&r, &mut p, m);
-                out.clear();
-                a.captures_into(&r, &p, p.to_move(), &mut out);
-                a.unmake(&r, &mut p, undo);
-            }
-        });
+    let start = |r: &Rules, p: &Position| (Attacks::new(r, p), Vec::new());
+    per_move(bencher, PLIES, start, |r, p, (a, out), m| {
+        let undo = a.make(r, p, m);
+        out.clear();
+        a.captures_into(r, p, p.to_move(), out);
+        a.unmake(r, p, undo);
+    });
 }
 
-/// The same from the move cache, as the search does it today: built for the replier once,
-/// then per move its captures that may gain.
+/// The same from the move cache, as the search does it today: built for the replier (here
+/// once for all the moves), then per move the captures that may gain.
 #[divan::bench(consts = MIDGAME)]
 fn movecache_captures_per_move<const PLIES: usize>(bencher: Bencher) {
-    let r = rules("atsa");
-    let mut p = position(&r, PLIES);
-    let moves = r.legal_moves(&p);
-    let mut cache = MoveCache::new();
-    let mut out = Vec::new();
-    bencher
-        .counter(ItemsCount::new(moves.len()))
-        .bench_local(|| {
-            cache.build(&r, &p, p.to_move().opponent());
-            for m in &moves {
-                let undo = r.make(&mut p, m);
-                out.clear();
-                cache.captures_after(&r, &p, std::slice::from_ref(m), &mut out);
-                r.unmake(&mut p, undo);
-            }
-        });
+    let start = |r: &Rules, p: &Position| {
+        let mut cache = MoveCache::new();
+        cache.build(r, p, p.to_move().opponent());
+        (cache, Vec::new())
+    };
+    per_move(bencher, PLIES, start, |r, p, (cache, out), m| {
+        let undo = r.make(p, m);
+        out.clear();
+        cache.captures_after(r, p, std::slice::from_ref(m), out);
+        r.unmake(p, undo);
+    });
 }
 
 /// The same generated in full after each move.
 #[divan::bench(consts = MIDGAME)]
 fn generated_captures_per_move<const PLIES: usize>(bencher: Bencher) {
+    let start = |_: &Rules, _: &Position| (Scratch::default(), Vec::new());
+    per_move(bencher, PLIES, start, |r, p, (scratch, out), m| {
+        let undo = r.make(p, m);
+        out.clear();
+        r.gainful_captures_into(p, scratch, out);
+        r.unmake(p, undo);
+    });
+}
+
+/// Building the move cache for the replier, which the search does at every node with a
+/// second child to search (the attack information never needs it).
+#[divan::bench(consts = MIDGAME)]
+fn movecache_build<const PLIES: usize>(bencher: Bencher) {
     let r = rules("atsa");
-    let mut p = position(&r, PLIES);
-    let moves = r.legal_moves(&p);
-    let (mut scratch, mut out) = (Scratch::default(), Vec::new());
-    bencher
-        .counter(ItemsCount::new(moves.len()))
-        .bench_local(|| {
-            for m in &moves {
-                let undo = r.make(&mut p, m);
-                out.clear();
-                r.gainful_captures_into(&p, &mut scratch, &mut out);
-                r.unmake(&mut p, undo);
-            }
-        });
+    let p = position(&r, PLIES);
+    let mut cache = MoveCache::new();
+    bencher.bench_local(|| cache.build(&r, divan::black_box(&p), p.to_move().opponent()));
 }

@@ -191,14 +191,35 @@ fn attackers(
     out.iter().map(|&s| r.dims().xy(s)).collect()
 }
 
-/// Makes the first move from `from` to `to` with `a`, checking the data after it.
-fn play(a: &mut Attacks, r: &Rules, p: &mut Position, from: (i32, i32), to: (i32, i32)) -> Undo {
-    let m = (r.moves_from(p, sq(r, from.0, from.1)).into_iter())
+/// How a move changes the attackers of a square.
+struct Case<'a> {
+    /// The move, from and to.
+    play: [(i32, i32); 2],
+    /// The square, and the side whose attackers are asked.
+    target: (i32, i32),
+    by: Side,
+    before: &'a [(i32, i32)],
+    after: &'a [(i32, i32)],
+}
+
+/// Checks `case` on `p`: the attackers before the move, after it (when `also` asks more),
+/// and again once it is unmade, the data verified after each step.
+fn expect(r: &Rules, mut p: Position, case: Case, also: impl Fn(&mut Attacks, &Position)) {
+    let mut a = Attacks::new(r, &p);
+    verify(&mut a, r, &p, "the start");
+    let ((x, y), by) = (case.target, case.by);
+    assert_eq!(attackers(&mut a, r, &p, x, y, by), case.before, "before");
+    let [from, to] = case.play;
+    let m = (r.moves_from(&p, sq(r, from.0, from.1)).into_iter())
         .find(|m| m.to == sq(r, to.0, to.1))
         .unwrap_or_else(|| panic!("no move {from:?}-{to:?}"));
-    let undo = a.make(r, p, &m);
-    verify(a, r, p, &format!("after {from:?}-{to:?}"));
-    undo
+    let undo = a.make(r, &mut p, &m);
+    verify(&mut a, r, &p, &format!("after {from:?}-{to:?}"));
+    assert_eq!(attackers(&mut a, r, &p, x, y, by), case.after, "after");
+    also(&mut a, &p);
+    a.unmake(r, &mut p, undo);
+    verify(&mut a, r, &p, "unmade");
+    assert_eq!(attackers(&mut a, r, &p, x, y, by), case.before, "unmade");
 }
 
 #[test]
@@ -212,20 +233,21 @@ fn a_range_capturer_stops_attacking_the_king_when_a_peer_lands_on_its_line() {
         ("GG", W, 14, 16),
         ("K", B, 0, 0),
     ];
-    let mut p = position(r, W, &pieces);
-    let mut a = Attacks::new(r, &p);
-    verify(&mut a, r, &p, "the start");
-    // It flies over both pawns to the king.
-    assert_eq!(attackers(&mut a, r, &p, 10, 20, B), [(10, 10)]);
-    assert!(a.royal_attacked(r, &p, W));
-    // White's great general, of its rank, lands between: it cannot be flown over.
-    let undo = play(&mut a, r, &mut p, (14, 16), (10, 16));
-    assert!(attackers(&mut a, r, &p, 10, 20, B).is_empty());
-    assert_eq!(attackers(&mut a, r, &p, 10, 16, B), [(10, 10)]);
-    assert!(!a.royal_attacked(r, &p, W));
-    a.unmake(r, &mut p, undo);
-    verify(&mut a, r, &p, "unmade");
-    assert_eq!(attackers(&mut a, r, &p, 10, 20, B), [(10, 10)]);
+    let p = position(r, W, &pieces);
+    assert!(Attacks::new(r, &p).royal_attacked(r, &p, W));
+    // It flies over both pawns to the king, until White's great general, of its rank, lands
+    // between: that it cannot fly over.
+    let case = Case {
+        play: [(14, 16), (10, 16)],
+        target: (10, 20),
+        by: B,
+        before: &[(10, 10)],
+        after: &[],
+    };
+    expect(r, p, case, |a, p| {
+        assert_eq!(attackers(a, r, p, 10, 16, B), [(10, 10)]);
+        assert!(!a.royal_attacked(r, p, W));
+    });
 }
 
 #[test]
@@ -238,23 +260,20 @@ fn a_lion_attacks_both_pieces_of_its_double_capture() {
         ("K", B, 0, 0),
         ("K", W, 35, 35),
     ];
-    let mut p = position(r, W, &pieces);
-    let mut a = Attacks::new(r, &p);
-    assert_eq!(attackers(&mut a, r, &p, 11, 11, B), [(10, 10)]);
-    assert!(
-        attackers(&mut a, r, &p, 12, 13, B).is_empty(),
-        "out of reach"
-    );
-    let undo = play(&mut a, r, &mut p, (12, 13), (12, 12));
-    assert_eq!(attackers(&mut a, r, &p, 12, 12, B), [(10, 10)]);
-    let double = a
-        .moves_from(r, &p, sq(r, 10, 10))
-        .iter()
-        .any(|m| m.victims(r.dims()).count() == 2);
-    assert!(double, "takes (11, 11) on the way to (12, 12)");
-    a.unmake(r, &mut p, undo);
-    verify(&mut a, r, &p, "unmade");
-    assert!(attackers(&mut a, r, &p, 12, 13, B).is_empty());
+    // The pawn on (12, 13), out of reach, steps within it.
+    let case = Case {
+        play: [(12, 13), (12, 12)],
+        target: (12, 12),
+        by: B,
+        before: &[],
+        after: &[(10, 10)],
+    };
+    expect(r, position(r, W, &pieces), case, |a, p| {
+        assert_eq!(attackers(a, r, p, 11, 11, B), [(10, 10)]);
+        let double =
+            (a.moves_from(r, p, sq(r, 10, 10)).iter()).any(|m| m.victims(r.dims()).count() == 2);
+        assert!(double, "takes (11, 11) on the way to (12, 12)");
+    });
 }
 
 #[test]
@@ -267,18 +286,19 @@ fn a_hook_mover_loses_the_king_when_its_turned_leg_is_blocked() {
         ("G", W, 12, 15),
         ("K", B, 0, 0),
     ];
-    let mut p = position(r, W, &pieces);
-    let mut a = Attacks::new(r, &p);
-    // Up to (10, 14), then right: the other way round is blocked on (14, 12).
-    assert_eq!(attackers(&mut a, r, &p, 14, 14, B), [(10, 10)]);
-    // The gold steps onto the turned leg, off the hook mover's own lines.
-    let undo = play(&mut a, r, &mut p, (12, 15), (12, 14));
-    assert!(attackers(&mut a, r, &p, 14, 14, B).is_empty());
-    assert_eq!(attackers(&mut a, r, &p, 12, 14, B), [(10, 10)]);
-    assert!(!a.royal_attacked(r, &p, W));
-    a.unmake(r, &mut p, undo);
-    verify(&mut a, r, &p, "unmade");
-    assert!(a.royal_attacked(r, &p, W));
+    // Up to (10, 14), then right (the other way round is blocked on (14, 12)); the gold
+    // steps onto the turned leg, off the hook mover's own lines.
+    let case = Case {
+        play: [(12, 15), (12, 14)],
+        target: (14, 14),
+        by: B,
+        before: &[(10, 10)],
+        after: &[],
+    };
+    expect(r, position(r, W, &pieces), case, |a, p| {
+        assert_eq!(attackers(a, r, p, 12, 14, B), [(10, 10)]);
+        assert!(!a.royal_attacked(r, p, W));
+    });
 }
 
 /// A Kō position with a general each (Black's on (0, 0), White's on (18, 18)).
@@ -292,44 +312,47 @@ fn ko_game(r: &Rules, to_move: Side, pieces: &[(&str, Side, i32, i32)]) -> Posit
 #[test]
 fn a_shot_hits_the_first_piece_that_steps_onto_its_line() {
     let r = ko("standard");
-    // The longbow steps to (8, 10) and shoots up to three points: (8, 13) only that way.
+    // The longbow steps to (8, 10) and shoots up to three points: (8, 13) only that way,
+    // until White's drum steps in front of it.
     let pieces = [("LB", B, 9, 9), ("P", W, 8, 13), ("DR", W, 9, 13)];
-    let mut p = ko_game(r, W, &pieces);
-    let mut a = Attacks::new(r, &p);
-    assert_eq!(attackers(&mut a, r, &p, 8, 13, B), [(9, 9)]);
-    let undo = play(&mut a, r, &mut p, (9, 13), (8, 12));
-    assert!(attackers(&mut a, r, &p, 8, 13, B).is_empty(), "shielded");
-    assert_eq!(attackers(&mut a, r, &p, 8, 12, B), [(9, 9)]);
-    a.unmake(r, &mut p, undo);
-    verify(&mut a, r, &p, "unmade");
+    let case = Case {
+        play: [(9, 13), (8, 12)],
+        target: (8, 13),
+        by: B,
+        before: &[(9, 9)],
+        after: &[],
+    };
+    expect(r, ko_game(r, W, &pieces), case, |a, p| {
+        assert_eq!(attackers(a, r, p, 8, 12, B), [(9, 9)]);
+    });
 }
 
 #[test]
 fn a_flame_burns_next_to_where_it_lands_until_the_landing_is_taken() {
     let r = ko("standard");
-    // The flame lands on (5, 5), next to White's pawn on (6, 6), which it cannot step to.
+    // The flame lands on (5, 5), next to White's pawn on (6, 6), which it cannot step to,
+    // until Black's own pawn takes the landing square.
     let pieces = [
         ("+PF", B, 4, 4),
         ("P", W, 6, 6),
         ("P", B, 5, 4),
         ("DR", B, 16, 1),
     ];
-    let mut p = ko_game(r, B, &pieces);
-    let mut a = Attacks::new(r, &p);
-    assert_eq!(attackers(&mut a, r, &p, 6, 6, B), [(4, 4)]);
-    // Black's own pawn takes the landing square.
-    let undo = play(&mut a, r, &mut p, (5, 4), (5, 5));
-    assert!(attackers(&mut a, r, &p, 6, 6, B).is_empty());
-    a.unmake(r, &mut p, undo);
-    verify(&mut a, r, &p, "unmade");
-    assert_eq!(attackers(&mut a, r, &p, 6, 6, B), [(4, 4)]);
+    let case = Case {
+        play: [(5, 4), (5, 5)],
+        target: (6, 6),
+        by: B,
+        before: &[(4, 4)],
+        after: &[],
+    };
+    expect(r, ko_game(r, B, &pieces), case, |_, _| {});
 }
 
 #[test]
 fn a_net_freezes_the_enemy_its_line_opens_to() {
     let r = ko("standard");
     // The skyward net ranges sideways; Black's pawn on (11, 9) shields White's on (14, 9),
-    // which attacks Black's pawn on (14, 8).
+    // which attacks Black's pawn on (14, 8), until it steps off the line.
     let pieces = [
         ("SN", B, 9, 9),
         ("P", B, 11, 9),
@@ -338,32 +361,34 @@ fn a_net_freezes_the_enemy_its_line_opens_to() {
         ("DR", B, 16, 1),
         ("DR", W, 2, 17),
     ];
-    let mut p = ko_game(r, B, &pieces);
-    let mut a = Attacks::new(r, &p);
-    assert_eq!(attackers(&mut a, r, &p, 14, 8, W), [(14, 9)]);
-    let before = a.mobility(r, &p, W);
-    let undo = play(&mut a, r, &mut p, (11, 9), (11, 10));
-    assert!(a.moves_from(r, &p, sq(r, 14, 9)).is_empty(), "frozen");
-    assert!(attackers(&mut a, r, &p, 14, 8, W).is_empty());
-    assert!(a.mobility(r, &p, W) < before);
-    a.unmake(r, &mut p, undo);
-    verify(&mut a, r, &p, "unmade");
-    assert_eq!(a.mobility(r, &p, W), before);
+    let p = ko_game(r, B, &pieces);
+    let before = Attacks::new(r, &p).mobility(r, &p, W);
+    let case = Case {
+        play: [(11, 9), (11, 10)],
+        target: (14, 8),
+        by: W,
+        before: &[(14, 9)],
+        after: &[],
+    };
+    expect(r, p, case, |a, p| {
+        assert!(a.moves_from(r, p, sq(r, 14, 9)).is_empty(), "frozen");
+        assert!(a.mobility(r, p, W) < before);
+    });
 }
 
 #[test]
 fn a_fog_coming_near_stops_a_shooter() {
     let r = ko("lines");
-    let pieces = [("+FOG", W, 4, 4), ("LB", B, 8, 9), ("P", W, 9, 12)];
-    let mut p = ko_game(r, W, &pieces);
-    let mut a = Attacks::new(r, &p);
-    assert_eq!(attackers(&mut a, r, &p, 9, 12, B), [(8, 9)]);
     // The fog jumps onto one of the longbow's lines, three points below it.
-    let undo = play(&mut a, r, &mut p, (4, 4), (8, 6));
-    assert!(attackers(&mut a, r, &p, 9, 12, B).is_empty());
-    a.unmake(r, &mut p, undo);
-    verify(&mut a, r, &p, "unmade");
-    assert_eq!(attackers(&mut a, r, &p, 9, 12, B), [(8, 9)]);
+    let pieces = [("+FOG", W, 4, 4), ("LB", B, 8, 9), ("P", W, 9, 12)];
+    let case = Case {
+        play: [(4, 4), (8, 6)],
+        target: (9, 12),
+        by: B,
+        before: &[(8, 9)],
+        after: &[],
+    };
+    expect(r, ko_game(r, W, &pieces), case, |_, _| {});
 }
 
 #[test]
@@ -376,14 +401,14 @@ fn taking_the_last_drum_changes_every_pawn_far_away() {
         ("DR", W, 15, 15),
         ("SH", B, 14, 14),
     ];
-    let mut p = ko_game(r, B, &pieces);
-    let mut a = Attacks::new(r, &p);
-    assert_eq!(attackers(&mut a, r, &p, 10, 11, W), [(10, 12)]);
-    let undo = play(&mut a, r, &mut p, (14, 14), (15, 15));
-    assert!(attackers(&mut a, r, &p, 10, 11, W).is_empty());
-    a.unmake(r, &mut p, undo);
-    verify(&mut a, r, &p, "unmade");
-    assert_eq!(attackers(&mut a, r, &p, 10, 11, W), [(10, 12)]);
+    let case = Case {
+        play: [(14, 14), (15, 15)],
+        target: (10, 11),
+        by: W,
+        before: &[(10, 12)],
+        after: &[],
+    };
+    expect(r, ko_game(r, B, &pieces), case, |_, _| {});
 }
 
 #[test]
