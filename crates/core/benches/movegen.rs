@@ -211,7 +211,7 @@ fn per_move<T>(
 fn attacks_update_per_move<const PLIES: usize>(bencher: Bencher) {
     per_move(bencher, PLIES, Attacks::new, |r, p, a, m| {
         let undo = a.make(r, p, m);
-        a.sync(r, p);
+        a.update(r, p);
         a.unmake(r, p, undo);
     });
 }
