@@ -15,8 +15,8 @@ pub struct EngineArgs {
     /// valuable piece it can) or random.
     #[arg(long, value_name = "POLICY", default_value = "search")]
     pub policy: String,
-    /// Search at most this many plies deep.
-    #[arg(long, value_name = "N")]
+    /// Search at most this many plies deep (1 to 63).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=63))]
     pub depth: Option<u32>,
     /// Search at most this many nodes a move.
     #[arg(long, value_name = "N")]
