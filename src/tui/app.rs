@@ -546,8 +546,12 @@ impl App {
             // The keys first: at 80 columns the rest is cut off.
             ConfirmKind::Resume => match &self.pending_resume {
                 Some((_, r)) => format!(
-                    "Resume the unfinished game? Enter: yes · n: new · o: all games · ({}, {} rules{}, {})",
+                    "Resume the unfinished game? y: yes · n: new · o: all games · q: quit · ({}, {}{} rules{}, {})",
                     count(r.moves().len(), "move"),
+                    to_move_in(self.rules(), r).map_or(String::new(), |s| format!(
+                        "{} to move, ",
+                        capital(s.name())
+                    )),
                     r.rules,
                     opponents(r),
                     when(&r.updated, std::time::SystemTime::now()),
@@ -600,6 +604,7 @@ impl App {
                 let path = super::session::save_path(text, self.session.files.games_dir.as_deref());
                 match self.session.save_target(&path) {
                     SaveTarget::Free => self.save_to(path, false),
+                    SaveTarget::Earlier => self.save_to(path, true),
                     SaveTarget::OtherGame(other) => {
                         self.pending_save = Some((path, other));
                         Msg::Confirm(ConfirmKind::Replace)
@@ -921,8 +926,19 @@ impl App {
         }
     }
 
-    /// Leaves the replay: a new game from the shown position, saved as a new record.
+    /// Leaves the replay: a new game from the shown position, saved as a new record. Not at
+    /// the end of a finished game: that would be a copy of it, already over.
     fn branch(&mut self) -> Option<Msg> {
+        let h = &self.session.history;
+        if h.point() == h.line().len()
+            && (h.outcome().is_some() || self.session.record.draw.is_some())
+        {
+            return Some(Msg::Warn(format!(
+                "The game ended here: step back ({}) to the move to play on from, then {}.",
+                self.keymap.keys_of(Action::ReplayPrev),
+                self.keymap.keys_of(Action::Branch)
+            )));
+        }
         self.replay = None;
         self.board.read_only = false;
         let n = self.session.history.point();
@@ -1039,6 +1055,21 @@ impl App {
             Msg::Say(status.text)
         })
     }
+}
+
+/// Whose move it is in the game of `r` (played under `rules`' game): the side to move at
+/// its start, or the other one after an odd number of moves.
+fn to_move_in(rules: &Rules, r: &Record) -> Option<Side> {
+    let start = match r.start.as_str() {
+        taikyoku_records::record::STANDARD_START => rules.start_position().to_move(),
+        s => taikyoku_core::notation::parse_position_string(rules, s)
+            .ok()?
+            .to_move(),
+    };
+    Some(match r.moves().len() % 2 {
+        0 => start,
+        _ => start.opponent(),
+    })
 }
 
 /// " (eval +0.35, depth 6)": how the computer judged its move.

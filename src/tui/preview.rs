@@ -2,6 +2,7 @@
 //! many of the mover's own pieces), the distinct ways of ending a move on a square, and the
 //! royal pieces the opponent could take next. All of it is read off the generated moves.
 
+use super::text::capital;
 use taikyoku_core::geometry::{Side, Square};
 use taikyoku_core::moves::Move;
 use taikyoku_core::notation;
@@ -96,7 +97,17 @@ pub fn describe(h: &History, m: &Move) -> String {
                 0 => String::new(),
                 k => format!(", {k} of them yours"),
             };
-            let listed: Vec<String> = v.iter().take(3).map(|&(s, _)| name(s)).collect();
+            // Whose each is, so that "1 of them yours" is not read as all of them.
+            let mover = pos.piece_at(m.from).map(|p| p.side);
+            let whose = |side: Side| match Some(side) == mover {
+                true => "your".to_string(),
+                false => format!("{}'s", capital(side.name())),
+            };
+            let listed: Vec<String> = v
+                .iter()
+                .take(3)
+                .map(|&(s, side)| format!("{} {}", whose(side), name(s)))
+                .collect();
             let more = if n > 3 { ", …" } else { "" };
             format!(
                 "{text}: removes {n} pieces{mine} ({}{more})",

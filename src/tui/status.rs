@@ -2,7 +2,7 @@
 //! hint line under it (the main keys, from the keymap).
 
 use super::component::{Component, Context, Reply};
-use super::dialogs::Dialog;
+use super::dialogs::{ConfirmKind, Dialog};
 use super::keys::{Action, Keymap};
 use super::msg::Msg;
 use super::players::{self, Players, Purpose, Thinking};
@@ -100,7 +100,18 @@ impl StatusWidget<'_> {
         } else {
             t.status
         };
-        let x = self.turn(area, buf);
+        // The offer to resume is about another game than the one behind it: no turn shown.
+        let resuming = matches!(
+            self.dialog,
+            Some(Dialog::Confirm {
+                kind: ConfirmKind::Resume,
+                ..
+            })
+        );
+        let x = match resuming {
+            true => area.x + 1,
+            false => self.turn(area, buf),
+        };
         // The rule set always shows at the right (the game too when there is room for it).
         let rules = &h.rules().rule_set.name;
         let long = format!(" {} · {rules} rules ", h.rules().game.name);
