@@ -8,6 +8,7 @@ use clap::Args;
 use serde_json::json;
 use std::time::Duration;
 use taikyoku_core::notation;
+use taikyoku_protocol::serve::Settings;
 use taikyoku_search::values;
 use taikyoku_search::{Computer, Info, Limits, SearchOptions, Stop};
 
@@ -26,9 +27,10 @@ pub struct BestmoveArgs {
     /// Search this many plies deep (1 to 63: the search goes no deeper).
     #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=63))]
     pub depth: Option<u32>,
-    /// Transposition table size in MiB.
-    #[arg(long, value_name = "MB", default_value_t = 64)]
-    pub hash: usize,
+    /// Transposition table size in MiB (1 to 4096, as `engine --hash`).
+    #[arg(long, value_name = "MB", default_value_t = 64,
+          value_parser = clap::value_parser!(u64).range(1..=Settings::MAX_HASH))]
+    pub hash: u64,
     /// Seed for breaking ties between equal moves.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -71,7 +73,7 @@ pub fn bestmove(g: &GameArgs, rs: &Option<String>, a: BestmoveArgs) -> Result<()
         ..Limits::default()
     };
     let opts = SearchOptions {
-        hash_mb: a.hash,
+        hash_mb: a.hash as usize,
         threads: a.threads as usize,
         seed: a.seed,
     };
