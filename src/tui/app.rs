@@ -15,7 +15,7 @@ use super::players::{Failed, Player, Players, Purpose, Thought};
 use super::replay::Replay;
 use super::session::{SaveTarget, Session};
 use super::status::Status;
-use super::text::{capital, count, score_text, when};
+use super::text::{capital, count, eval_text, when};
 use super::theme::Theme;
 use ratatui::crossterm::event::{KeyCode, KeyEventKind, KeyModifiers};
 use std::path::PathBuf;
@@ -72,10 +72,11 @@ impl App {
     pub fn new(rules: Rules, start: Position, keymap: Keymap, theme: Theme, ascii: bool) -> App {
         let session = Session::new(History::new(rules, start));
         let mut app = App::with_session(session, keymap, theme, ascii);
-        // The turn is on the status line already, left of this.
+        // The turn is on the status line already, left of this; short enough for 80
+        // columns beside any rule set, so that the key hints show under it.
         app.status.text = format!(
             "{} selects a piece, {} shows the help.{}",
-            app.keymap.keys_of(Action::Select),
+            app.keymap.key_of(Action::Select),
             app.keymap.keys_of(Action::Help),
             app.danger_note()
         );
@@ -228,10 +229,11 @@ impl App {
         format!("{n} loaded. {to_move} to move.{danger}{engine}")
     }
 
-    /// " Black's King on … can be taken (by …)!" when a royal of the side to move is in danger.
+    /// " Black's King on … can be taken (by …)!" when the last move put a royal of the side
+    /// to move in danger (or in more danger); the `&` mark shows every one in danger.
     fn danger_note(&self) -> String {
-        super::preview::danger_text(self.history(), &self.board.danger)
-            .map_or(String::new(), |d| format!(" {d}"))
+        let new = super::preview::new_royal_threats(self.history());
+        super::preview::danger_text(self.history(), &new).map_or(String::new(), |d| format!(" {d}"))
     }
 
     /// Whether a clock runs now (the screen is drawn again now and then, and a flag may fall).
@@ -257,6 +259,24 @@ impl App {
 
     /// Lays the screen out for a terminal of `area` (before each draw): the board needs to know
     /// where its squares are, for the mouse and for scrolling.
+    /// At the start: the widest squares at which the whole board still fits `area` (Sho and
+    /// Kō on a large terminal), never narrower than the zoom it has.
+    pub fn zoom_to_fit(&mut self, area: ratatui::layout::Rect) {
+        let start = self.board.view.zoom;
+        for zoom in (start..super::board::ZOOM_WIDTHS.len()).rev() {
+            self.board.view.zoom = zoom;
+            let board = super::view::areas(self, area).board;
+            let need = self.board.full_size();
+            if board.width >= need.0 && board.height >= need.1 {
+                break;
+            }
+        }
+        if self.board.view.zoom != start {
+            self.layout(area);
+            self.board.center_on_cursor();
+        }
+    }
+
     pub fn layout(&mut self, area: ratatui::layout::Rect) {
         let g = super::view::geometry(self, area);
         self.board.set_geometry(g);
@@ -1077,7 +1097,7 @@ fn judged(t: &Thought) -> String {
     let p = &t.progress;
     let mut said = Vec::new();
     if let Some(s) = p.score {
-        said.push(format!("eval {}", score_text(s)));
+        said.push(eval_text(s));
     }
     if p.depth > 0 {
         said.push(format!("depth {}", p.depth));

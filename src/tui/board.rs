@@ -122,17 +122,12 @@ impl Board {
         board
     }
 
-    /// The part of the board area the whole board needs at this zoom, centred in it: a small
-    /// board (Sho shogi's 9×9) sits in the middle rather than in a corner.
+    /// The part of the board area the whole board needs at this zoom: centred across, at the
+    /// top (a short board such as Kō's on a tall terminal has no blank rows above it).
     pub fn fit(&self, board: Rect) -> Rect {
         let (width, height) = self.full_size();
         let (w, h) = (width.min(board.width), height.min(board.height));
-        Rect::new(
-            board.x + (board.width - w) / 2,
-            board.y + (board.height - h) / 2,
-            w,
-            h,
-        )
+        Rect::new(board.x + (board.width - w) / 2, board.y, w, h)
     }
 
     pub fn dims(&self) -> Dims {
@@ -266,7 +261,25 @@ impl Board {
                 return said(v.ascii, "Pieces by ASCII code.", "Pieces by kanji.");
             }
         }
-        Msg::say(format!("Squares {} cells wide.", self.cell_width()))
+        Msg::say(self.zoom_text())
+    }
+
+    /// "Squares 3 cells wide, the narrowest: …": the width, whether it is the narrowest or
+    /// the widest, and what a piece shows at it.
+    fn zoom_text(&self) -> String {
+        let w = self.cell_width();
+        let narrowest = w == ZOOM_WIDTHS[0].max(if self.view.ascii { ASCII_WIDTH } else { 0 });
+        let widest = self.view.zoom == ZOOM_WIDTHS.len() - 1;
+        let (end, key) = match (narrowest, widest, self.view.ascii) {
+            (true, _, true) => (", the narrowest (ASCII codes need 5)", ""),
+            (true, _, false) => (
+                ", the narrowest",
+                ": one kanji of each piece's two-kanji label or name (the card says which piece)",
+            ),
+            (_, true, _) => (", the widest", ""),
+            _ => ("", ""),
+        };
+        format!("Squares {w} cells wide{end}{key}.")
     }
 
     /// Click to select or choose, wheel to scroll.

@@ -240,6 +240,9 @@ pub fn run(rules: Rules, start: Position, options: PlayOptions) -> Result<(), Tu
         app.offer_resume(found);
     }
     let mut guard = TerminalGuard::new().map_err(TuiError::Open)?;
+    if let Ok(size) = guard.terminal.size() {
+        app.zoom_to_fit(ratatui::layout::Rect::new(0, 0, size.width, size.height));
+    }
     let (tx, rx) = mpsc::channel();
     app.tx = Some(tx.clone());
     quit_on_signals(tx.clone());

@@ -265,17 +265,15 @@ fn a_long_status_goes_on_in_place_of_the_key_hints_at_80_by_24() {
     key(&mut app, KeyCode::Enter);
     let t = text(&render(&app, 80, 24));
     let bottom: Vec<&str> = t.lines().skip(22).collect();
+    // The rule set gives way to a message too long to stand beside it (issue 20, finding
+    // 6): the sentence is never cut in two around it.
+    let both = format!("{} {}", bottom[0].trim_end(), bottom[1].trim());
     assert!(
-        bottom[0].contains("On 9.9: choose a piece to shoot (%)")
-            && bottom[0].contains("standard rules"),
+        both.contains("On 9.9: choose a piece to shoot (%), or 9.9 again for no more."),
         "{}",
         bottom.join("\n")
     );
-    assert!(
-        bottom[1].trim_end().ends_with("again for no more."),
-        "{}",
-        bottom[1]
-    );
+    assert!(!bottom[0].contains("standard rules"), "{}", bottom[0]);
 }
 
 #[test]

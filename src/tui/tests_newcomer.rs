@@ -407,3 +407,145 @@ fn finding_14_the_help_names_each_action_as_keys_toml_does() {
         );
     }
 }
+
+#[test]
+fn finding_5_a_royal_threat_is_said_when_it_is_new_and_marked_always() {
+    // Wikipedia's opening: the great general can take Black's prince from move 0.
+    let mut app = start("taikyoku", "wikipedia");
+    assert!(!app.board.danger.is_empty());
+    assert!(
+        !app.status.text.contains("can be taken"),
+        "{}",
+        app.status.text
+    );
+    play_pawns(&mut app, 2);
+    assert!(!app.board.danger.is_empty(), "the & mark stays");
+    assert!(
+        !app.status.text.contains("can be taken"),
+        "{}",
+        app.status.text
+    );
+    // A new threat: White's rook comes onto the file of Black's king.
+    let mut app = position(
+        "taikyoku",
+        "wikipedia",
+        Side::White,
+        &[
+            ("K", Side::Black, 0, 0),
+            ("K", Side::White, 35, 35),
+            ("R", Side::White, 5, 30),
+        ],
+    );
+    assert!(app.board.danger.is_empty());
+    press_on(&mut app, 5, 30);
+    press_on(&mut app, 0, 30);
+    assert_eq!(app.history().played().len(), 1, "{}", app.status.text);
+    assert!(
+        app.status.text.contains("can be taken"),
+        "{}",
+        app.status.text
+    );
+}
+
+#[test]
+fn finding_6_a_long_message_takes_the_line_and_the_opening_shows_the_keys() {
+    let app = start("taikyoku", "wikipedia");
+    let t = text(&render(&app, 80, 24));
+    let last = t.lines().nth(23).unwrap();
+    assert!(last.contains("undo"), "{t}");
+    let mut app = start("taikyoku", "wikipedia");
+    let long = "Black's Prince on 18.36 can be taken (by the Great General on 18.4)! ".repeat(3);
+    app.update(super::msg::Msg::Say(long.trim().to_string()));
+    let t = text(&render(&app, 160, 50));
+    let lines: Vec<&str> = t.lines().collect();
+    assert!(!lines[48].contains("wikipedia rules"), "{}", lines[48]);
+    let both = format!("{} {}", lines[48].trim_end(), lines[49].trim());
+    assert!(both.contains(long.trim()), "{both}");
+}
+
+#[test]
+fn finding_12_one_kanji_labels_follow_one_rule_and_the_zoom_says_it() {
+    // The rule: one kanji of the two-kanji label or of the name; shogi's 全 圭 杏 excepted.
+    for game in ["taikyoku", "sho", "koshogi"] {
+        let g = Game::builtin(game).unwrap();
+        for k in &g.catalogue.kinds {
+            let ok = k.label2.contains(&k.label)
+                || k.kanji.contains(&k.label)
+                || ["全", "圭", "杏"].contains(&k.label.as_str());
+            assert!(
+                ok,
+                "{game} {}: {} not in {} / {}",
+                k.code, k.label, k.label2, k.kanji
+            );
+        }
+    }
+    let mut app = start("koshogi", "standard");
+    type_text(&mut app, "-");
+    assert!(
+        app.status.text.contains("the narrowest"),
+        "{}",
+        app.status.text
+    );
+    assert!(
+        app.status.text.contains("one kanji of each piece"),
+        "{}",
+        app.status.text
+    );
+    type_text(&mut app, "=a-");
+    assert!(
+        app.status.text.contains("5 cells wide, the narrowest"),
+        "{}",
+        app.status.text
+    );
+}
+
+#[test]
+fn finding_13_a_small_board_opens_wide_at_the_top() {
+    let mut app = start("sho", "standard");
+    let area = ratatui::layout::Rect::new(0, 0, 240, 70);
+    app.zoom_to_fit(area);
+    assert_eq!(app.board.cell_width(), 7);
+    let t = text(&render(&app, 240, 70));
+    let first = t.lines().next().unwrap();
+    assert!(
+        first.contains('9') && first.contains('1'),
+        "file labels on top:\n{t}"
+    );
+    // Kō at 240×70: no blank rows above the board either; Taikyoku at 80×24 keeps its zoom.
+    let mut app = start("koshogi", "standard");
+    app.zoom_to_fit(area);
+    let t = text(&render(&app, 240, 70));
+    assert!(t.lines().next().unwrap().contains("19"), "{t}");
+    let mut app = start("taikyoku", "wikipedia");
+    app.zoom_to_fit(ratatui::layout::Rect::new(0, 0, 80, 24));
+    assert_eq!(app.board.cell_width(), 5);
+}
+
+#[test]
+fn finding_11_a_won_score_is_said_in_moves_and_an_asked_promotion_is_not_previewed_declined() {
+    use super::text::eval_text;
+    use taikyoku_search::MATE;
+    assert_eq!(eval_text(MATE - 1), "wins in 1 move");
+    assert_eq!(eval_text(MATE - 3), "wins in 2 moves");
+    assert_eq!(eval_text(-(MATE - 2)), "loses in 1 move");
+    assert_eq!(eval_text(35), "eval +0.35");
+    // Sho: the bishop on 8.8 takes the bishop on 2.2, entering the zone: promotion is asked.
+    let mut app = position(
+        "sho",
+        "standard",
+        Side::Black,
+        &[
+            ("K", Side::Black, 4, 0),
+            ("K", Side::White, 4, 8),
+            ("B", Side::Black, 1, 1),
+            ("B", Side::White, 7, 7),
+        ],
+    );
+    press_on(&mut app, 1, 1);
+    goto(&mut app, 6, 7);
+    key(&mut app, KeyCode::Right);
+    assert_eq!(app.board.cursor, (7, 7));
+    let said = &app.status.text;
+    assert!(said.starts_with("B8.8x2.2: takes"), "{said}");
+    assert!(said.contains("promotion asked"), "{said}");
+}
