@@ -31,6 +31,13 @@ pub(super) fn position(
     app_with(r, p)
 }
 
+/// A Taikyoku position (wikipedia rules) with these pieces and both kings in far corners.
+fn taikyoku(to_move: Side, pieces: &[(&str, Side, i32, i32)]) -> App {
+    let mut all = vec![("K", Side::Black, 0, 0), ("K", Side::White, 35, 35)];
+    all.extend_from_slice(pieces);
+    position("taikyoku", "wikipedia", to_move, &all)
+}
+
 fn start(game: &str, rules: &str) -> App {
     let r = Rules::new(Game::builtin(game).unwrap(), rules).unwrap();
     let p = r.start_position();
@@ -83,22 +90,23 @@ fn finding_2_the_card_counts_the_moves_of_the_piece_it_shows() {
     assert_eq!(reach_line(&app), gold_alone);
 }
 
+/// Kō: the crossbow on 17.17 (x 2, y 2) and a White pawn on 18.15 (x 1, y 4) to shoot, with
+/// `more` pieces.
+fn crossbow(more: &[(&str, Side, i32, i32)]) -> App {
+    let mut all = vec![
+        ("GE", Side::Black, 10, 0),
+        ("GE", Side::White, 18, 18),
+        ("CB", Side::Black, 2, 2),
+        ("P", Side::White, 1, 4),
+    ];
+    all.extend_from_slice(more);
+    position("koshogi", "standard", Side::Black, &all)
+}
+
 #[test]
 fn finding_3_a_shot_target_says_what_enter_does() {
-    // Kō: the crossbow on 17.17 (x 2, y 2) shoots the pawn on 18.15 (x 1, y 4) from 18.16.
-    let mut app = position(
-        "koshogi",
-        "standard",
-        Side::Black,
-        &[
-            ("GE", Side::Black, 10, 0),
-            ("GE", Side::White, 18, 18),
-            ("CB", Side::Black, 2, 2),
-            ("P", Side::White, 1, 4),
-            // Blocks the shot from 18.18: 18.16 is the one landing.
-            ("P", Side::Black, 1, 2),
-        ],
-    );
+    // A Black pawn on 18.17 blocks the shot from 18.18: 18.16 is the one landing.
+    let mut app = crossbow(&[("P", Side::Black, 1, 2)]);
     press_on(&mut app, 2, 2);
     assert!(app.board.selection.is_some(), "{}", app.status.text);
     goto(&mut app, 1, 3);
@@ -113,17 +121,7 @@ fn finding_3_a_shot_target_says_what_enter_does() {
     };
     assert!(hover.starts_with(&played), "{hover} / {played}");
     // With two landings to shoot from, it says to choose one first.
-    let mut app = position(
-        "koshogi",
-        "standard",
-        Side::Black,
-        &[
-            ("GE", Side::Black, 10, 0),
-            ("GE", Side::White, 18, 18),
-            ("CB", Side::Black, 2, 2),
-            ("P", Side::White, 1, 4),
-        ],
-    );
+    let mut app = crossbow(&[]);
     press_on(&mut app, 2, 2);
     goto(&mut app, 1, 3);
     key(&mut app, KeyCode::Up);
@@ -136,13 +134,9 @@ fn finding_3_a_shot_target_says_what_enter_does() {
 
 #[test]
 fn finding_7_a_lion_step_is_marked_as_a_step_and_what_it_took_stays_marked() {
-    let mut app = position(
-        "taikyoku",
-        "wikipedia",
+    let mut app = taikyoku(
         Side::Black,
         &[
-            ("K", Side::Black, 0, 0),
-            ("K", Side::White, 35, 35),
             ("LN", Side::Black, 20, 10),
             ("P", Side::White, 20, 11),
             ("GG", Side::Black, 10, 10),
@@ -181,13 +175,9 @@ fn finding_7_a_lion_step_is_marked_as_a_step_and_what_it_took_stays_marked() {
 
 #[test]
 fn finding_8_a_range_capture_says_whose_each_victim_is() {
-    let mut app = position(
-        "taikyoku",
-        "wikipedia",
+    let mut app = taikyoku(
         Side::Black,
         &[
-            ("K", Side::Black, 0, 0),
-            ("K", Side::White, 35, 35),
             ("GG", Side::Black, 10, 10),
             ("P", Side::Black, 10, 12),
             ("P", Side::White, 10, 13),
@@ -426,16 +416,7 @@ fn finding_5_a_royal_threat_is_said_when_it_is_new_and_marked_always() {
         app.status.text
     );
     // A new threat: White's rook comes onto the file of Black's king.
-    let mut app = position(
-        "taikyoku",
-        "wikipedia",
-        Side::White,
-        &[
-            ("K", Side::Black, 0, 0),
-            ("K", Side::White, 35, 35),
-            ("R", Side::White, 5, 30),
-        ],
-    );
+    let mut app = taikyoku(Side::White, &[("R", Side::White, 5, 30)]);
     assert!(app.board.danger.is_empty());
     press_on(&mut app, 5, 30);
     press_on(&mut app, 0, 30);
