@@ -752,3 +752,40 @@ fn undo_while_an_engine_thinks_is_at_once_and_it_plays_on() {
     );
     quit_at_once(&t, "q");
 }
+
+/// Issue 20, findings 1 and 4, in a real terminal at 80×24 and 240×70: a game saved by name is
+/// resumed as itself with `y`, and `s` saves back to it without asking; it is listed once.
+#[test]
+fn a_named_game_is_resumed_with_y_and_saved_back_to_its_name() {
+    for (w, h) in [(80, 24), (240, 70)] {
+        let args = |_: &std::path::Path| "play --game sho".to_string();
+        let Some((dir, t)) = game(&format!("named-{w}"), args, (w, h)) else {
+            return;
+        };
+        t.wait_for("Black to move");
+        t.keys(&["k", "k", "Enter", "k", "Enter"]);
+        t.wait_for("White to move");
+        t.keys(&["s"]);
+        t.wait_for("Save");
+        t.keys(&["first game", "Enter"]);
+        t.wait_for("Saved 1 move");
+        quit_at_once(&t, "q");
+        let cmd = command(dir.path(), "", "--game sho");
+        let t = Tmux::start(&format!("named-resume-{w}"), &cmd, w, h).expect("tmux starts");
+        let s = t.wait_for("White to move,");
+        assert!(s.contains("y: yes"), "{s}");
+        t.keys(&["y"]);
+        t.wait_for("1 move loaded");
+        t.keys(&["s"]);
+        let s = t.wait_for("Saved 1 move");
+        assert!(s.contains("first game.toml"), "saved back at once:\n{s}");
+        quit_at_once(&t, "q");
+        let games = std::fs::read_dir(dir.path().join("data/games"))
+            .unwrap()
+            .count();
+        let autosaves = std::fs::read_dir(dir.path().join("data/autosave"))
+            .unwrap()
+            .count();
+        assert_eq!((games, autosaves), (1, 0), "one game, one file");
+    }
+}
