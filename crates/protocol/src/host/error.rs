@@ -42,6 +42,10 @@ pub enum HostError {
     /// it was told (an engine writing `log` lines without end): it would fill the disk.
     #[error("flooded its output ({0} bytes of lines without being asked anything)")]
     Flooded(usize),
+    /// It announced the rule sets it can play (its `rules` parameter), and the host's is
+    /// not among them: refused before the first move.
+    #[error("plays the rule sets {offered}, not {rules}: this game cannot be played with it")]
+    RulesMismatch { rules: String, offered: String },
     /// Its input was full for longer than the write timeout.
     #[error("stopped reading its input (a line waited {0:.1?} to be read)")]
     NotReading(Duration),
