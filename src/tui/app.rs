@@ -321,7 +321,8 @@ impl App {
         }
         let h = &self.session.history;
         let computers_turn = !self.players.human_to_move(h) && h.outcome().is_none();
-        (computers_turn && matches!(a, Action::Select | Action::Resign)).then(|| {
+        let moves = matches!(a, Action::Select | Action::Resign | Action::TypeMove);
+        (computers_turn && moves && self.replay.is_none()).then(|| {
             Msg::Warn(format!(
                 "It is {}'s turn: {} makes it move now.",
                 self.players.label(h.position().to_move()),
@@ -367,6 +368,7 @@ impl App {
                 "Pasted text is used only in a prompt (find, go to, save).",
             )),
             Msg::Play(m) => self.play(m),
+            Msg::PlayFrom(m) => self.play_from(m),
             Msg::PlayAnyway(m) => self.play_now(m),
             Msg::RedoReply(m) => self.play_as(m, true, None),
             Msg::AskPromotion { yes, no } => self.open(Dialog::promote(h, yes, no)),
@@ -437,6 +439,10 @@ impl App {
             Action::SaveAs => Some(Msg::Ask(PromptKind::Save)),
             Action::Recent => self.recent(),
             Action::Goto => Some(Msg::Ask(PromptKind::Goto)),
+            Action::TypeMove => {
+                let entry = super::typed::MoveEntry::new(self.replay.is_some());
+                self.open(Dialog::Move(entry))
+            }
             Action::Save => match self.session.files.save.clone() {
                 Some(path) => Some(self.save_to(path, false)),
                 None => Some(Msg::Ask(PromptKind::Save)),
@@ -624,6 +630,18 @@ impl App {
         self.board.moved(h, to);
         self.replay.as_ref()?;
         Some(Msg::Say(Replay::position_text(h)))
+    }
+
+    /// A move typed in a replay: the game plays on from the position shown, as a new game,
+    /// with that move.
+    fn play_from(&mut self, m: Move) -> Option<Msg> {
+        let n = self.session.history.point();
+        // A failed autosave is said again by the move's own save.
+        let _ = self.branch();
+        match self.play(m) {
+            Some(Msg::Say(t)) => Some(Msg::Say(format!("A new game from move {n}: {t}"))),
+            other => other,
+        }
     }
 
     /// Plays a move for the side to move, after asking if it removes some of the mover's own

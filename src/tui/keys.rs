@@ -57,7 +57,7 @@ pub enum Action {
     ReplayNext,
     ReplayStart,
     ReplayEnd,
-    ReplayGoto,
+    TypeMove,
     Autoplay,
     Faster,
     Slower,
@@ -106,7 +106,7 @@ impl Action {
         Action::ReplayNext,
         Action::ReplayStart,
         Action::ReplayEnd,
-        Action::ReplayGoto,
+        Action::TypeMove,
         Action::Autoplay,
         Action::Faster,
         Action::Slower,
@@ -124,6 +124,15 @@ impl Action {
         Action::MoveNow,
         Action::Hint,
     ];
+
+    /// The action `keys.toml` names `name`; `replay_goto` is the old name of `type_move`
+    /// (which took only a replay's move number then).
+    pub fn by_name(name: &str) -> Option<Action> {
+        match name {
+            "replay_goto" => Some(Action::TypeMove),
+            _ => Action::ALL.iter().copied().find(|a| a.name() == name),
+        }
+    }
 
     /// The name used in `keys.toml`.
     pub fn name(self) -> &'static str {
@@ -156,7 +165,7 @@ impl Action {
             Action::ReplayNext => "replay_next",
             Action::ReplayStart => "replay_start",
             Action::ReplayEnd => "replay_end",
-            Action::ReplayGoto => "replay_goto",
+            Action::TypeMove => "type_move",
             Action::Autoplay => "autoplay",
             Action::Faster => "faster",
             Action::Slower => "slower",
@@ -206,7 +215,9 @@ impl Action {
             Action::ReplayNext => "replay: one move on",
             Action::ReplayStart => "replay: to the start",
             Action::ReplayEnd => "replay: to the end",
-            Action::ReplayGoto => "replay: to move N",
+            Action::TypeMove => {
+                "type a move (Tab completes); in a replay also a move number to go to"
+            }
             Action::Autoplay => "replay: play the moves one by one, or stop",
             Action::Faster => "replay: faster",
             Action::Slower => "replay: slower",
@@ -256,7 +267,7 @@ impl Action {
             Action::ReplayNext => &[".", "n"],
             Action::ReplayStart => &["Home"],
             Action::ReplayEnd => &["End"],
-            Action::ReplayGoto => &[":"],
+            Action::TypeMove => &[":"],
             Action::Autoplay => &["P"],
             Action::Faster => &["]"],
             Action::Slower => &["["],
@@ -451,7 +462,7 @@ impl Keymap {
         let table: BTreeMap<String, toml::Value> = toml::from_str(text)?;
         let mut map = Keymap::default();
         for (name, value) in table {
-            let Some(action) = Action::ALL.iter().copied().find(|a| a.name() == name) else {
+            let Some(action) = Action::by_name(&name) else {
                 return Err(KeyError::UnknownAction(name));
             };
             let list: Vec<String> = match value {

@@ -25,6 +25,8 @@ pub enum Msg {
     Act(Action),
     /// Play this move for the side to move.
     Play(Move),
+    /// A replay: play this move from the position shown, as a new game.
+    PlayFrom(Move),
     /// The chosen move can be made with or without promotion: ask.
     AskPromotion {
         yes: Move,
