@@ -330,3 +330,38 @@ fn rules_explain_sources_and_moves_tell_own_captures_apart() {
     assert_eq!(far["captures"].as_array().unwrap().len(), 2, "{far}");
     assert_eq!(far["own"], serde_json::json!([[10, 12]]), "{far}");
 }
+
+/// Issue 20 item 17: `check` says what each side took, by kind, what is left and the
+/// material balance; a range capture over the mover's own pieces counts them apart.
+#[test]
+fn check_counts_what_was_taken_and_the_balance() {
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("g.toml");
+    let f = rec.to_str().unwrap();
+    ok(&["--game", "sho", "record", "new", f]);
+    ok(&[
+        "record", "add", f, "7.7-7.6", "3.3-3.4", "8.8x2.2+", "3.1x2.2",
+    ]);
+    let out = ok(&["check", f]);
+    for want in [
+        "taken by black: 1 Bishop\n",
+        "taken by white: 1 Dragon horse\n",
+        "pieces left: black 20, white 20\n",
+        "material: even (by the computer's piece values)\n",
+    ] {
+        assert!(out.contains(want), "{want:?} in\n{out}");
+    }
+    let big = dir.path().join("t.toml");
+    let f = big.to_str().unwrap();
+    ok(&["record", "new", f]);
+    ok(&["record", "add", f, "BG32.34-23.25"]);
+    let out = ok(&["check", f]);
+    for want in [
+        "taken by black: none (and 8 of its own)\n",
+        "taken by white: none\n",
+        "pieces left: black 394, white 402\n",
+        "material: white +",
+    ] {
+        assert!(out.contains(want), "{want:?} in\n{out}");
+    }
+}

@@ -15,6 +15,7 @@ use super::players::{Failed, Player, Players, Purpose, Thought};
 use super::replay::Replay;
 use super::session::{SaveTarget, Session};
 use super::status::Status;
+use super::study::Study;
 use super::text::{capital, count, score_text, when};
 use super::theme::Theme;
 use ratatui::crossterm::event::{KeyCode, KeyEventKind, KeyModifiers};
@@ -36,6 +37,8 @@ pub struct App {
     pub board: Board,
     /// The side panel: the piece card, the minimap, the move list.
     pub panel: SidePanel,
+    /// What the panel shows of the game beyond its moves: what was taken, the balance.
+    pub study: Study,
     pub status: Status,
     /// The dialog that has the keys, if one is open.
     pub dialog: Option<Dialog>,
@@ -86,6 +89,7 @@ impl App {
         App {
             board: Board::new(&session.history, ascii),
             panel: SidePanel::new(Cards::new(session.history.rules())),
+            study: Study::default(),
             session,
             status: Status::default(),
             dialog: None,
@@ -268,6 +272,7 @@ impl App {
         while let Some(msg) = next.take() {
             next = self.step(msg).or_else(|| self.think());
         }
+        self.study.sync(&self.session.history);
         self.status.unsaved = self.session.files.unsaved.is_some();
     }
 

@@ -23,6 +23,7 @@ pub mod replay;
 pub mod selection;
 pub mod session;
 pub mod status;
+pub mod study;
 pub mod text;
 pub mod theme;
 pub mod typed;

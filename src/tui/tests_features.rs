@@ -176,3 +176,82 @@ fn on_the_computers_turn_no_move_is_typed() {
     assert!(app.dialog.is_none());
     assert!(app.status.text.contains("turn"), "{}", app.status.text);
 }
+
+/// Sho: each bishop takes the other (Black's promoting), then a pawn is taken.
+fn bishops_traded() -> App {
+    let mut app = sho();
+    for m in ["7.7-7.6", "3.3-3.4", "8.8x2.2+", "3.1x2.2"] {
+        keys(&mut app, &format!(":{m}"));
+        key(&mut app, KeyCode::Enter);
+    }
+    assert_eq!(app.history().point(), 4, "{}", app.status.text);
+    app
+}
+
+#[test]
+fn what_was_taken_is_counted_by_kind_with_the_pieces_left_and_the_balance() {
+    let mut app = bishops_traded();
+    let r = app.history().rules();
+    let t = &app.study.tally;
+    let kind = |code: &str| r.catalogue().by_code(code).unwrap();
+    assert_eq!(t.took[0], [(kind("B"), 1)]);
+    assert_eq!(
+        t.took[1],
+        [(kind("DH"), 1)],
+        "the promoted bishop counts as what it was"
+    );
+    assert_eq!((t.left, t.own), ([20, 20], [0, 0]));
+    assert_eq!(t.balance(), 0);
+    // Undo: the tally is of the point shown.
+    key(&mut app, KeyCode::Char('u'));
+    let t = &app.study.tally;
+    assert_eq!(
+        (t.taken(taikyoku_core::geometry::Side::White), t.left),
+        (0, [21, 20])
+    );
+    assert!(t.balance() > 0, "Black is a bishop up");
+    assert!(
+        t.balance_text().starts_with("black +"),
+        "{}",
+        t.balance_text()
+    );
+}
+
+#[test]
+fn the_taken_panel_fits_80_by_24_and_spreads_out_at_240_by_70() {
+    let app = bishops_traded();
+    let wide = text(&render(&app, 240, 70));
+    assert!(wide.contains(" Taken "), "{wide}");
+    assert!(wide.contains("▲ Black took 1: 1 Bishop"), "{wide}");
+    assert!(wide.contains("△ White took 1: 1 Dragon horse"), "{wide}");
+    assert!(wide.contains("Left: ▲ 20 · △ 20 · material even"), "{wide}");
+    let small = text(&render(&app, 80, 24));
+    assert!(!small.contains(" Taken "), "{small}");
+    assert!(small.contains("took ▲1 △1 · even"), "{small}");
+}
+
+#[test]
+fn a_replay_counts_what_was_taken_up_to_the_move_shown() {
+    let mut app = bishops_traded();
+    let record = taikyoku_records::record::Record::new(app.history());
+    let replay = record.replay(&app.history().rules().game).unwrap();
+    app = App::from_record(
+        record,
+        replay,
+        super::keys::Keymap::default(),
+        super::theme::Theme::default_theme(),
+        false,
+        true,
+    );
+    assert_eq!(app.study.tally.took, [vec![], vec![]]);
+    keys(&mut app, ":3");
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(
+        app.study.tally.taken(taikyoku_core::geometry::Side::Black),
+        1
+    );
+    assert_eq!(
+        app.study.tally.taken(taikyoku_core::geometry::Side::White),
+        0
+    );
+}

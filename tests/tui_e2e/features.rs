@@ -36,3 +36,33 @@ fn a_move_is_typed_completed_with_tab_and_a_bad_one_explained_at_80_by_24() {
     let s = t.screen();
     assert_restored(&s);
 }
+
+/// Plays `moves` by typing each at the `:` prompt, waiting for each to be played.
+fn type_moves(t: &Tmux, moves: &[&str]) {
+    for (i, m) in moves.iter().enumerate() {
+        t.keys(&[":"]);
+        type_text(t, m);
+        t.keys(&["Enter"]);
+        t.wait_for(&format!("{}. ", i + 1));
+    }
+}
+
+#[test]
+fn a_capture_is_counted_in_the_panel_at_80_by_24_and_240_by_70() {
+    for (w, h) in [(80, 24), (240, 70)] {
+        let Some((_dir, t)) = game("taken", |_| "--game sho play".into(), (w, h)) else {
+            return;
+        };
+        t.wait_for("Black to move");
+        type_moves(&t, &["7.7-7.6", "3.3-3.4", "8.8x2.2+", "3.1x2.2"]);
+        let s = t.wait_for("4. White S3.1x2.2");
+        if w == 80 {
+            assert!(s.contains("took ▲1 △1 · even"), "{s}");
+        } else {
+            assert!(s.contains("▲ Black took 1: 1 Bishop"), "{s}");
+            assert!(s.contains("△ White took 1: 1 Dragon horse"), "{s}");
+            assert!(s.contains("Left: ▲ 20 · △ 20 · material even"), "{s}");
+        }
+        quit_at_once(&t, "q");
+    }
+}
