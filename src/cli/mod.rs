@@ -15,6 +15,7 @@ pub mod pieces;
 pub mod play;
 pub mod positions;
 pub mod records;
+pub mod review;
 pub mod rules;
 pub mod stdout;
 
@@ -71,6 +72,9 @@ pub enum Command {
     Check(records::CheckArgs),
     /// Search a position and print the best move, its score, depth and principal variation.
     Bestmove(analysis::BestmoveArgs),
+    /// Score every move of a record; name the better move where one lost more than a margin;
+    /// --write puts the scores into the record.
+    Analyse(review::AnalyseArgs),
     /// Print every kind's value as the engine's evaluation derives it from the data.
     Values(analysis::ValuesArgs),
     /// Be an ATSI v00 engine on stdin/stdout, or over WebSocket with --listen (the ATSA
@@ -111,6 +115,7 @@ pub fn run(cli: Cli, play: impl play::OpenGame) -> Result<(), CliError> {
         Some(Command::Engine(a)) => engine::run(load_rules(g, rs)?, &a),
         Some(Command::Bestmove(a)) => analysis::bestmove(g, rs, a),
         Some(Command::Values(a)) => analysis::values(g, rs, a),
+        Some(Command::Analyse(a)) => review::analyse(g, rs, a),
         Some(Command::Match(a)) => matches::run(load_rules(g, rs)?, a),
     }
 }

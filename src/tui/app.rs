@@ -4,6 +4,7 @@
 //! [`App::update`] handles every message until none is left. Nothing here touches the
 //! terminal, so all of it is tested without one.
 
+use super::analysis::Analysis;
 use super::board::Board;
 use super::component::{Component, Context, Reply};
 use super::dialogs::{ConfirmKind, Dialog, PromptKind};
@@ -39,6 +40,8 @@ pub struct App {
     pub panel: SidePanel,
     /// What the panel shows of the game beyond its moves: what was taken, the balance.
     pub study: Study,
+    /// The analysis line, the threat, the replayed game's scores.
+    pub analysis: Analysis,
     pub status: Status,
     /// The dialog that has the keys, if one is open.
     pub dialog: Option<Dialog>,
@@ -90,6 +93,7 @@ impl App {
             board: Board::new(&session.history, ascii),
             panel: SidePanel::new(Cards::new(session.history.rules())),
             study: Study::default(),
+            analysis: Analysis::default(),
             session,
             status: Status::default(),
             dialog: None,
@@ -273,6 +277,7 @@ impl App {
             next = self.step(msg).or_else(|| self.think());
         }
         self.study.sync(&self.session.history);
+        self.sync_analysis();
         self.status.unsaved = self.session.files.unsaved.is_some();
     }
 
@@ -396,6 +401,7 @@ impl App {
                 None
             }
             Msg::Thought(id, result) => self.thought(id, result),
+            Msg::Analysis(id, report) => self.analysed(id, report),
             Msg::Tick => self.tick(),
             Msg::Quit => {
                 self.quit = true;
@@ -440,6 +446,14 @@ impl App {
             Action::Redo => Some(self.redo()),
             Action::MoveNow => Some(self.move_now()),
             Action::Hint => self.hint(),
+            Action::Analysis => Some(self.analysis.toggle()),
+            Action::Threat => {
+                self.board.hint = None;
+                let said = self
+                    .analysis
+                    .ask_threat(&self.session.history, self.tx.as_ref());
+                self.show_threat().or(Some(said))
+            }
             Action::Find => Some(Msg::Ask(PromptKind::Find)),
             Action::SaveAs => Some(Msg::Ask(PromptKind::Save)),
             Action::Recent => self.recent(),
@@ -871,6 +885,48 @@ impl App {
             }
             _ => None,
         }
+    }
+
+    /// The analysis board follows the game: the line its position (paused while the
+    /// computer player thinks), the replay's scores once a replay shows.
+    fn sync_analysis(&mut self) {
+        let h = &self.session.history;
+        let busy = self
+            .players
+            .thinking()
+            .is_some_and(|t| t.purpose == Purpose::Move);
+        self.analysis.sync(h, self.tx.as_ref(), busy);
+        match self.replay.is_some() {
+            true => {
+                let notes = self.session.record.notes();
+                self.analysis.game.start(h, notes, self.tx.as_ref());
+            }
+            // Played on from a replay: its scores are not wanted any more.
+            false if self.analysis.game.started() => self.analysis.game = Default::default(),
+            false => {}
+        }
+    }
+
+    /// What a search of the analysis board found; a threat is shown on the board.
+    fn analysed(&mut self, id: u64, report: super::analysis::Report) -> Option<Msg> {
+        self.analysis.take(id, report)?;
+        self.show_threat()
+    }
+
+    /// The threat found, marked on the board (its piece under the cursor) and said.
+    fn show_threat(&mut self) -> Option<Msg> {
+        let t = self.analysis.threat.clone()?;
+        self.board.show_hint(&self.session.history, t.mv);
+        let who = capital(t.side.name());
+        let what = match t.takes {
+            true => format!("{who}'s best threat: {}", t.text),
+            false => format!("{who} threatens to take nothing; its best move: {}", t.text),
+        };
+        Some(Msg::Say(format!(
+            "{what} ({} for {who}); {} hides it.",
+            score_text(t.score),
+            self.keymap.keys_of(Action::Threat)
+        )))
     }
 
     /// Asks the computer for a hint for the player to move.

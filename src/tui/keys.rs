@@ -74,10 +74,12 @@ pub enum Action {
     Recent,
     MoveNow,
     Hint,
+    Analysis,
+    Threat,
 }
 
 impl Action {
-    pub const ALL: [Action; 45] = [
+    pub const ALL: [Action; 47] = [
         Action::Left,
         Action::Right,
         Action::Up,
@@ -123,6 +125,8 @@ impl Action {
         Action::Recent,
         Action::MoveNow,
         Action::Hint,
+        Action::Analysis,
+        Action::Threat,
     ];
 
     /// The action `keys.toml` names `name`; `replay_goto` is the old name of `type_move`
@@ -182,6 +186,8 @@ impl Action {
             Action::Recent => "recent",
             Action::MoveNow => "move_now",
             Action::Hint => "hint",
+            Action::Analysis => "analysis",
+            Action::Threat => "threat",
         }
     }
 
@@ -234,6 +240,10 @@ impl Action {
             Action::Recent => "recent and unfinished games: open one",
             Action::MoveNow => "the computer thinking: play its best move now",
             Action::Hint => "hint: the computer's suggestion for your move",
+            Action::Analysis => {
+                "analysis: the best line for the side to move, deepening in the background"
+            }
+            Action::Threat => "threat: the opponent's best move if it were its turn",
         }
     }
 
@@ -284,6 +294,8 @@ impl Action {
             Action::Recent => &["o"],
             Action::MoveNow => &["M"],
             Action::Hint => &["i"],
+            Action::Analysis => &["A"],
+            Action::Threat => &["T"],
         }
     }
 }

@@ -9,11 +9,13 @@
 //! from one channel: an input thread posts the terminal's keys and mouse there, and background
 //! work (the replay's timer) posts its own messages.
 
+pub mod analysis;
 pub mod app;
 pub mod board;
 pub mod component;
 pub mod dialogs;
 pub mod error;
+pub mod graph;
 pub mod keys;
 pub mod msg;
 pub mod panels;

@@ -61,6 +61,8 @@ pub enum Msg {
     Progress(u64, Progress),
     /// Job N has finished: its move, or why it has none (an engine's forfeit).
     Thought(u64, Result<Thought, Failed>),
+    /// What search N of the analysis board found (posted by its thread).
+    Analysis(u64, super::analysis::Report),
     /// A clock runs: time to see whether a flag fell (posted by the event loop).
     Tick,
     /// A line for the status bar.

@@ -1,16 +1,20 @@
-//! The part of the side panel that studies the game, around the move list: what was taken
-//! and the material balance ([`crate::material`]). It is kept up to date after every message
+//! The part of the side panel that studies the game, around the move list: the analysis
+//! line and the replay's score graph ([`super::graph`]), what was taken and the material
+//! balance ([`crate::material`]). It is kept up to date after every message
 //! ([`Study::sync`]), so that drawing only reads it; it takes the move list's rows and gives
 //! them back as the terminal grows: on a small one the balance folds into the move list's
 //! border.
 
+use super::app::App;
+use super::graph::{AnalysisWidget, GraphWidget};
+use super::panels::MoveListWidget;
 use super::text::wrapped_rows;
 use super::theme::Theme;
 use crate::material::{Captures, Tally};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
+use ratatui::widgets::{Paragraph, Widget, Wrap};
 use taikyoku_core::geometry::Side;
 use taikyoku_records::history::History;
 use unicode_width::UnicodeWidthStr;
@@ -39,33 +43,145 @@ impl Study {
 
 /// The rows of the move list's place the move list keeps before the study's boxes get any.
 const MOVES_KEEP: u16 = 6;
-/// The tally's box: its three lines and its border.
+/// The tally's box as the move list asks for it: its three lines and its border (longer
+/// lists wrap into more where there are rows).
 const TALLY_ROWS: u16 = 5;
+/// The analysis line's box: its score line, two rows of its moves, and its border.
+const ANALYSIS_ROWS: u16 = 5;
+/// The score graph's box.
+const GRAPH_ROWS: u16 = 9;
 
 /// The rows the study's boxes would like beside the move list.
-pub fn rows_wanted(_app: &super::app::App) -> u16 {
-    TALLY_ROWS
+pub fn rows_wanted(app: &App) -> u16 {
+    let analysis = if app.analysis.on { ANALYSIS_ROWS } else { 0 };
+    let graph = if app.replay.is_some() { GRAPH_ROWS } else { 0 };
+    TALLY_ROWS + analysis + graph
 }
 
-/// Where the study's parts go in the move list's place `area`: the tally's box (when there
-/// is room), and the move list.
-pub fn split(study: &Study, h: &History, area: Rect) -> (Option<Rect>, Rect) {
-    if area.height < MOVES_KEEP + TALLY_ROWS {
-        return (None, area);
+/// Where a part of the study goes: a box of its own, or one row folded into the move list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Place {
+    Boxed(Rect),
+    Folded(Rect),
+}
+
+/// The study's parts in the move list's place `area`: the analysis line (when on), the
+/// replay's score graph, the tally, and what is left for the move list. Each part gets its
+/// box while the move list keeps [`MOVES_KEEP`] rows; else the analysis and the graph take a
+/// row inside the move list's border and the tally folds into its bottom border.
+struct Parts {
+    analysis: Option<Place>,
+    graph: Option<Place>,
+    tally: Option<Rect>,
+    moves: Rect,
+}
+
+fn parts(app: &App, area: Rect) -> Parts {
+    let mut rest = area;
+    let take = |rows: u16, rest: &mut Rect| {
+        let part = Rect {
+            height: rows,
+            ..*rest
+        };
+        rest.y += rows;
+        rest.height -= rows;
+        part
+    };
+    let boxed =
+        |rows: u16, rest: &mut Rect| (rest.height >= rows + MOVES_KEEP).then(|| take(rows, rest));
+    let analysis = app
+        .analysis
+        .on
+        .then(|| match boxed(ANALYSIS_ROWS, &mut rest) {
+            Some(r) => Place::Boxed(r),
+            None => Place::Folded(Rect::default()),
+        });
+    let graph = app
+        .replay
+        .is_some()
+        .then(|| match boxed(GRAPH_ROWS, &mut rest) {
+            Some(r) => Place::Boxed(r),
+            None => Place::Folded(Rect::default()),
+        });
+    let width = rest.width.saturating_sub(2);
+    let lines = tally_lines(&app.study, app.history(), width);
+    let tally = boxed(wrapped_rows(&lines, width).max(1) + 2, &mut rest);
+    // What folds takes a row inside the move list's border, top down.
+    let mut inner = Rect {
+        x: rest.x + 1,
+        y: rest.y + 1,
+        width: rest.width.saturating_sub(2),
+        height: rest.height.saturating_sub(2),
+    };
+    let mut fold = |p: Option<Place>| match p {
+        Some(Place::Folded(_)) if inner.height > 1 => Some(Place::Folded(take(1, &mut inner))),
+        Some(Place::Folded(_)) => None,
+        other => other,
+    };
+    let (analysis, graph) = (fold(analysis), fold(graph));
+    Parts {
+        analysis,
+        graph,
+        tally,
+        moves: rest,
     }
-    let lines = tally_lines(study, h, area.width.saturating_sub(2));
-    let rows =
-        (wrapped_rows(&lines, area.width.saturating_sub(2)) + 2).min(area.height - MOVES_KEEP);
-    let tally = Rect {
-        height: rows,
-        ..area
-    };
-    let rest = Rect {
-        y: area.y + rows,
-        height: area.height - rows,
-        ..area
-    };
-    (Some(tally), rest)
+}
+
+/// The move list's place: the study's parts and the move list, drawn.
+pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
+    let (h, theme) = (app.history(), &app.theme);
+    let p = parts(app, area);
+    MoveListWidget {
+        history: h,
+        replay: app.replay.as_ref(),
+        theme,
+    }
+    .render(p.moves, buf);
+    // The folded rows were kept out of the move list: they are drawn over its top rows.
+    let folded = [p.analysis, p.graph]
+        .iter()
+        .filter(|x| matches!(x, Some(Place::Folded(_))))
+        .count() as u16;
+    if folded > 0 {
+        let inner = Rect {
+            x: p.moves.x + 1,
+            y: p.moves.y + 1,
+            width: p.moves.width.saturating_sub(2),
+            height: folded.min(p.moves.height.saturating_sub(2)),
+        };
+        super::dialogs::clear(inner, buf);
+    }
+    if let Some(place) = p.analysis {
+        let w = AnalysisWidget {
+            analysis: &app.analysis,
+            keymap: &app.keymap,
+            theme,
+        };
+        match place {
+            Place::Boxed(r) => w.render(r, buf),
+            Place::Folded(r) => w.fold(r, buf),
+        }
+    }
+    if let Some(place) = p.graph {
+        let w = GraphWidget {
+            scores: &app.analysis.game,
+            history: h,
+            theme,
+        };
+        match place {
+            Place::Boxed(r) => w.render(r, buf),
+            Place::Folded(r) => w.fold(r, buf),
+        }
+    }
+    match p.tally {
+        Some(r) => TallyWidget {
+            study: &app.study,
+            history: h,
+            theme,
+        }
+        .render(r, buf),
+        None => fold_tally(&app.study, p.moves, theme, buf),
+    }
 }
 
 /// The tally's lines for a box `width` wide inside: kind names where there is room, codes
@@ -121,12 +237,7 @@ pub struct TallyWidget<'a> {
 
 impl Widget for TallyWidget<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
-        let block = Block::new()
-            .borders(Borders::ALL)
-            .title(" Taken ")
-            .title_style(self.theme.title);
-        let inner = block.inner(area);
-        block.render(area, buf);
+        let inner = super::graph::framed(" Taken ".into(), self.theme, area, buf);
         let lines = tally_lines(self.study, self.history, inner.width);
         Paragraph::new(lines)
             .wrap(Wrap { trim: false })

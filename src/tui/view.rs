@@ -7,7 +7,7 @@
 use super::app::App;
 use super::board::{BoardWidget, Geometry};
 use super::dialogs::DialogWidget;
-use super::panels::{CardWidget, MinimapWidget, MoveListWidget, PanelWidth, Section};
+use super::panels::{CardWidget, MinimapWidget, PanelWidth, Section};
 use super::status::StatusWidget;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -214,22 +214,6 @@ fn draw_panels(app: &App, a: &Areas, buf: &mut Buffer) {
         .render(at, buf);
     }
     if let Some(at) = a.moves {
-        let replay = app.replay.as_ref();
-        let (tally, at) = super::study::split(&app.study, history, at);
-        MoveListWidget {
-            history,
-            replay,
-            theme,
-        }
-        .render(at, buf);
-        match tally {
-            Some(t) => super::study::TallyWidget {
-                study: &app.study,
-                history,
-                theme,
-            }
-            .render(t, buf),
-            None => super::study::fold_tally(&app.study, at, theme, buf),
-        }
+        super::study::render(app, at, buf);
     }
 }

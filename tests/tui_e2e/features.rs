@@ -66,3 +66,64 @@ fn a_capture_is_counted_in_the_panel_at_80_by_24_and_240_by_70() {
         quit_at_once(&t, "q");
     }
 }
+
+#[test]
+fn the_analysis_line_opens_and_deepens_and_t_shows_a_threat() {
+    let Some((_dir, t)) = game("analysis", |_| "--game sho play".into(), (240, 70)) else {
+        return;
+    };
+    t.wait_for("Black to move");
+    t.keys(&["A"]);
+    t.wait_for("Analysis (A stops)");
+    let s = t.wait_for("depth 4");
+    assert!(s.contains("Black +") || s.contains("Black -"), "{s}");
+    type_moves(&t, &["7.7-7.6", "3.3-3.4", "8.8x2.2+", "9.3-9.4"]);
+    t.keys(&["T"]);
+    let s = t.wait_for("White's best threat: S3.1x2.2 (takes the Dragon horse)");
+    assert!(s.contains("T hides it"), "{s}");
+    quit_at_once(&t, "q");
+}
+
+#[test]
+fn a_replay_shows_the_score_graph_with_the_worst_move_flagged() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("g.toml");
+    let f = file.to_str().unwrap();
+    let run = |args: &[&str]| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_taikyoku"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{o:?}");
+    };
+    run(&["--game", "sho", "record", "new", f]);
+    run(&[
+        "record", "add", f, "7.7-7.6", "3.3-3.4", "8.8x2.2+", "9.3-9.4",
+    ]);
+    // Scored in the background as the replay opens.
+    for (w, h) in [(240, 70), (80, 24)] {
+        let replay = format!("replay {f}");
+        let Some((_d, t)) = game("graph", |_| replay.clone(), (w, h)) else {
+            return;
+        };
+        t.wait_for("Replay of 4 moves");
+        if w == 240 {
+            let s = t.wait_for("Scores for Black · worst: 4 ");
+            assert!(!s.contains("scoring"), "{s}");
+        } else {
+            let s = t.wait_for("▁");
+            assert!(s.contains("Replay 0/4"), "{s}");
+        }
+        quit_at_once(&t, "q");
+    }
+    // Scored by analyse --write: the graph reads the record's notes.
+    run(&["analyse", f, "--depth", "2", "--write"]);
+    let replay = format!("replay {f}");
+    let Some((_d, t)) = game("graph-notes", |_| replay.clone(), (240, 70)) else {
+        return;
+    };
+    t.keys(&["End"]);
+    let s = t.wait_for("Scores for Black · worst: 4 ");
+    assert!(s.contains(" move 4 "), "{s}");
+    quit_at_once(&t, "q");
+}
