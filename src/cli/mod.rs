@@ -7,6 +7,7 @@
 //! this one (the clap definitions of the command line and the dispatch).
 
 pub mod analysis;
+pub mod bench;
 pub mod engine;
 pub mod error;
 pub mod load;
@@ -77,6 +78,9 @@ pub enum Command {
     Analyse(review::AnalyseArgs),
     /// Print every kind's value as the engine's evaluation derives it from the data.
     Values(analysis::ValuesArgs),
+    /// Search a fixed list of positions of every game to a fixed depth: the total nodes (the
+    /// search's signature) and nodes a second.
+    Bench(bench::BenchArgs),
     /// Be an ATSI v00 engine on stdin/stdout, or over WebSocket with --listen (the ATSA
     /// site's Play page connects to it).
     Engine(engine::EngineArgs),
@@ -116,6 +120,7 @@ pub fn run(cli: Cli, play: impl play::OpenGame) -> Result<(), CliError> {
         Some(Command::Bestmove(a)) => analysis::bestmove(g, rs, a),
         Some(Command::Values(a)) => analysis::values(g, rs, a),
         Some(Command::Analyse(a)) => review::analyse(g, rs, a),
+        Some(Command::Bench(a)) => bench::bench(g, a),
         Some(Command::Match(a)) => matches::run(load_rules(g, rs)?, a),
     }
 }
