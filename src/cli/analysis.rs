@@ -24,8 +24,8 @@ pub struct BestmoveArgs {
     /// Stop after this many nodes (deterministic).
     #[arg(long, value_name = "N")]
     pub nodes: Option<u64>,
-    /// Search this many plies deep.
-    #[arg(long, value_name = "D")]
+    /// Search this many plies deep (1 to 63: the search goes no deeper).
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=63))]
     pub depth: Option<u32>,
     /// Transposition table size in MiB (1 to 4096, as `engine --hash`).
     #[arg(long, value_name = "MB", default_value_t = 64,

@@ -327,11 +327,20 @@ impl Worker {
         for depth in 1..=job.max_depth() {
             let score = self.iterate(&mut pos, depth, mat, stop);
             if let Some((m, s)) = self.root_best {
-                result.best = Some(m);
-                result.score = if self.stopped { s } else { score };
-                result.pv = self.plies[0].pv.clone();
-                if result.pv.first() != Some(&m) {
-                    result.pv = vec![m];
+                // An unfinished iteration counts only where it found another best move (its
+                // score and depth are then that deeper search's); else the last finished one
+                // stands, as its report said it.
+                let finished = !self.stopped;
+                if finished || result.depth == 0 || result.best != Some(m) {
+                    result.best = Some(m);
+                    result.score = if finished { score } else { s };
+                    result.pv = self.plies[0].pv.clone();
+                    if result.pv.first() != Some(&m) {
+                        result.pv = vec![m];
+                    }
+                    if !finished && result.depth > 0 {
+                        result.depth = depth;
+                    }
                 }
             }
             if self.stopped {

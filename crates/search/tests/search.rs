@@ -276,6 +276,36 @@ fn the_stop_flag_is_obeyed_at_the_next_node() {
     assert!(res.nodes <= 1, "{}", res.nodes);
 }
 
+/// Stopped in the middle of a depth, the result says what the last report said unless the
+/// unfinished depth found another best move (issue 20, finding 11: a hint's live line said
+/// +4.64 at depth 3 and its result -0.64 at depth 3).
+#[test]
+fn a_stopped_search_says_what_its_last_report_said() {
+    let r = sho_rules();
+    let p = midgame(&r, 8);
+    for nodes in (300..=6000).step_by(300) {
+        let mut last = None;
+        let limits = Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        };
+        let res = searcher(&r).search(&p, &limits, &AtomicBool::new(false), &mut |i| {
+            last = Some((i.score, i.depth, i.pv[0]));
+        });
+        let Some((score, depth, best)) = last else {
+            continue;
+        };
+        if res.best == Some(best) {
+            assert_eq!((res.score, res.depth), (score, depth), "{nodes} nodes");
+        } else {
+            assert!(
+                res.depth > depth,
+                "{nodes} nodes: a new move's depth is its own"
+            );
+        }
+    }
+}
+
 /// The CPU time a thread has used (`clock` from `pthread_getcpuclockid`, or this thread's).
 fn cpu_time(clock: libc::clockid_t) -> Duration {
     let mut t = libc::timespec {
