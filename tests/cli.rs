@@ -330,3 +330,93 @@ fn rules_explain_sources_and_moves_tell_own_captures_apart() {
     assert_eq!(far["captures"].as_array().unwrap().len(), 2, "{far}");
     assert_eq!(far["own"], serde_json::json!([[10, 12]]), "{far}");
 }
+
+/// Issue 20 item 17: `check` says what each side took, by kind, what is left and the
+/// material balance; a range capture over the mover's own pieces counts them apart.
+#[test]
+fn check_counts_what_was_taken_and_the_balance() {
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("g.toml");
+    let f = rec.to_str().unwrap();
+    ok(&["--game", "sho", "record", "new", f]);
+    ok(&[
+        "record", "add", f, "7.7-7.6", "3.3-3.4", "8.8x2.2+", "3.1x2.2",
+    ]);
+    let out = ok(&["check", f]);
+    for want in [
+        "taken by black: 1 Bishop\n",
+        "taken by white: 1 Dragon horse\n",
+        "pieces left: black 20, white 20\n",
+        "material: even (by the computer's piece values)\n",
+    ] {
+        assert!(out.contains(want), "{want:?} in\n{out}");
+    }
+    let big = dir.path().join("t.toml");
+    let f = big.to_str().unwrap();
+    ok(&["record", "new", f]);
+    ok(&["record", "add", f, "BG32.34-23.25"]);
+    let out = ok(&["check", f]);
+    for want in [
+        "taken by black: none (and 8 of its own)\n",
+        "taken by white: none\n",
+        "pieces left: black 394, white 402\n",
+        "material: white +",
+    ] {
+        assert!(out.contains(want), "{want:?} in\n{out}");
+    }
+}
+
+/// Issue 20 item 18: `analyse` scores every move of a short real game, names the better move
+/// where one lost more than the margin, prints JSON, and with --write puts the scores into
+/// the record as comments that every reader takes in its stride.
+#[test]
+fn analyse_scores_a_short_game_and_names_the_blunder() {
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("g.toml");
+    let f = rec.to_str().unwrap();
+    ok(&["--game", "sho", "record", "new", f]);
+    // White does not take back the bishop.
+    ok(&[
+        "record", "add", f, "7.7-7.6", "3.3-3.4", "8.8x2.2+", "9.3-9.4",
+    ]);
+    let before = std::fs::read_to_string(&rec).unwrap();
+    let text = ok(&["analyse", f, "--depth", "3"]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 6, "{text}");
+    assert!(lines[0].contains("4 moves analysed"), "{text}");
+    assert!(lines[4].contains("4. △ P9.3-9.4"), "{text}");
+    assert!(lines[4].contains("better S3.1x2.2"), "{text}");
+    assert!(lines[1..4].iter().all(|l| !l.contains("better")), "{text}");
+    assert!(lines[5].starts_with("worst: 4. P9.3-9.4 (loses "), "{text}");
+    assert_eq!(
+        std::fs::read_to_string(&rec).unwrap(),
+        before,
+        "not written unasked"
+    );
+    let j: serde_json::Value =
+        serde_json::from_str(&ok(&["analyse", f, "--depth", "2", "--json"])).unwrap();
+    assert_eq!(j["moves"].as_array().unwrap().len(), 4);
+    assert_eq!(j["moves"][3]["better"], "S3.1x2.2");
+    assert!(j["moves"][3]["loss"].as_i64().unwrap() > 500, "{j}");
+    assert_eq!(j["worst"], serde_json::json!([4]));
+    ok(&["analyse", f, "--depth", "2", "--write"]);
+    let written = std::fs::read_to_string(&rec).unwrap();
+    assert!(written.contains("\"P7.7-7.6\", # eval "), "{written}");
+    assert!(written.contains("\"P9.3-9.4\", # eval +"), "{written}");
+    assert!(written.contains("better S3.1x2.2"), "{written}");
+    // Still a record, the same game; a plain TOML reader sees the same four moves.
+    assert!(ok(&["check", f]).contains("moves: 4"));
+    let plain: toml::Table = toml::from_str(&written).unwrap();
+    assert_eq!(plain["moves"].as_array().unwrap().len(), 4);
+    for (bad, says) in [
+        (&["--depth", "0"][..], "0 is not in 1..=64"),
+        (&["--time", "0"], "expected seconds above 0"),
+        (&["--margin", "nan"], "expected pawns"),
+    ] {
+        let mut args = vec!["analyse", f];
+        args.extend_from_slice(bad);
+        let o = run(&args);
+        assert!(!o.status.success(), "{bad:?}");
+        assert!(stderr(&o).contains(says), "{bad:?}: {}", stderr(&o));
+    }
+}

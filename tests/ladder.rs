@@ -45,7 +45,10 @@ const LADDERS: &[(&str, &[&[&str]])] = &[
         "crates/protocol/src",
         &[&["text", "elo", "atsi"], &["host", "serve"], &["matches"]],
     ),
-    ("src", &[&["text"], &["tui"], &["cli"]]),
+    (
+        "src",
+        &[&["text"], &["material", "review"], &["tui"], &["cli"]],
+    ),
 ];
 
 /// The sources of each top-level module of a crate (a file, or a folder's files).

@@ -341,7 +341,9 @@ fn check_moves_and_perft_take_the_position_a_record_reached() {
     assert_eq!(
         out,
         format!(
-            "{}: every move is legal\nrules: wikipedia\nmoves: 2\nresult: none (the game goes on)\nto move: black\nposition: {pos}\n",
+            "{}: every move is legal\nrules: wikipedia\nmoves: 2\nresult: none (the game goes on)\nto move: black\nposition: {pos}\n\
+             taken by black: none\ntaken by white: none\npieces left: black 402, white 402\n\
+             material: even (by the computer's piece values)\n",
             s(&path)
         )
     );

@@ -363,7 +363,7 @@ fn a_replay_plays_itself_then_branches() {
     assert!(s.contains("P16.11-16.12"), "{s}");
     // Move 3 by number (the digits show as they are typed), then a new game from there.
     t.keys(&[":", "3"]);
-    t.wait_for("Go to move (0-6): 3_");
+    t.wait_for("Go to move (0-6) or play a move: 3_");
     t.keys(&["Enter"]);
     t.wait_for("Move 3 of 6");
     t.keys(&["b"]);
@@ -792,3 +792,7 @@ fn a_named_game_is_resumed_with_y_and_saved_back_to_its_name() {
         assert_eq!((games, autosaves), (1, 0), "one game, one file");
     }
 }
+
+/// What the best board-game programs offer: a typed move, what was taken, the analysis board.
+#[path = "tui_e2e/features.rs"]
+mod features;

@@ -16,6 +16,7 @@ pub mod pieces;
 pub mod play;
 pub mod positions;
 pub mod records;
+pub mod review;
 pub mod rules;
 pub mod stdout;
 
@@ -72,6 +73,9 @@ pub enum Command {
     Check(records::CheckArgs),
     /// Search a position and print the best move, its score, depth and principal variation.
     Bestmove(analysis::BestmoveArgs),
+    /// Score every move of a record; name the better move where one lost more than a margin;
+    /// --write puts the scores into the record.
+    Analyse(review::AnalyseArgs),
     /// Print every kind's value as the engine's evaluation derives it from the data.
     Values(analysis::ValuesArgs),
     /// Search a fixed list of positions of every game to a fixed depth: the total nodes (the
@@ -115,6 +119,7 @@ pub fn run(cli: Cli, play: impl play::OpenGame) -> Result<(), CliError> {
         Some(Command::Engine(a)) => engine::run(engine::engine_rules(g, rs)?, &a),
         Some(Command::Bestmove(a)) => analysis::bestmove(g, rs, a),
         Some(Command::Values(a)) => analysis::values(g, rs, a),
+        Some(Command::Analyse(a)) => review::analyse(g, rs, a),
         Some(Command::Bench(a)) => bench::bench(g, a),
         Some(Command::Match(a)) => matches::run(load_rules(g, rs)?, a),
     }

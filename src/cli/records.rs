@@ -148,5 +148,9 @@ pub fn check(g: &GameArgs, rs: &Option<String>, a: CheckArgs) -> Result<(), CliE
     out(&format!(
         "position: {}",
         notation::position_string(h.rules(), pos)
-    ))
+    ))?;
+    for line in crate::material::tally(h).check_lines(h.rules()) {
+        out(&line)?;
+    }
+    Ok(())
 }

@@ -4,6 +4,7 @@
 //! [`App::update`] handles every message until none is left. Nothing here touches the
 //! terminal, so all of it is tested without one.
 
+use super::analysis::Analysis;
 use super::board::Board;
 use super::component::{Component, Context, Reply};
 use super::dialogs::{ConfirmKind, Dialog, PromptKind};
@@ -15,7 +16,8 @@ use super::players::{Failed, Player, Players, Purpose, Thought};
 use super::replay::Replay;
 use super::session::{SaveTarget, Session};
 use super::status::Status;
-use super::text::{capital, count, eval_text, when};
+use super::study::Study;
+use super::text::{capital, count, eval_text, score_text, when};
 use super::theme::Theme;
 use ratatui::crossterm::event::{KeyCode, KeyEventKind, KeyModifiers};
 use std::path::PathBuf;
@@ -36,6 +38,10 @@ pub struct App {
     pub board: Board,
     /// The side panel: the piece card, the minimap, the move list.
     pub panel: SidePanel,
+    /// What the panel shows of the game beyond its moves: what was taken, the balance.
+    pub study: Study,
+    /// The analysis line, the threat, the replayed game's scores.
+    pub analysis: Analysis,
     pub status: Status,
     /// The dialog that has the keys, if one is open.
     pub dialog: Option<Dialog>,
@@ -87,6 +93,8 @@ impl App {
         App {
             board: Board::new(&session.history, ascii),
             panel: SidePanel::new(Cards::new(session.history.rules())),
+            study: Study::default(),
+            analysis: Analysis::default(),
             session,
             status: Status::default(),
             dialog: None,
@@ -288,6 +296,8 @@ impl App {
         while let Some(msg) = next.take() {
             next = self.step(msg).or_else(|| self.think());
         }
+        self.study.sync(&self.session.history);
+        self.sync_analysis();
         self.status.unsaved = self.session.files.unsaved.is_some();
     }
 
@@ -341,7 +351,8 @@ impl App {
         }
         let h = &self.session.history;
         let computers_turn = !self.players.human_to_move(h) && h.outcome().is_none();
-        (computers_turn && matches!(a, Action::Select | Action::Resign)).then(|| {
+        let moves = matches!(a, Action::Select | Action::Resign | Action::TypeMove);
+        (computers_turn && moves && self.replay.is_none()).then(|| {
             Msg::Warn(format!(
                 "It is {}'s turn: {} makes it move now.",
                 self.players.label(h.position().to_move()),
@@ -387,6 +398,7 @@ impl App {
                 "Pasted text is used only in a prompt (find, go to, save).",
             )),
             Msg::Play(m) => self.play(m),
+            Msg::PlayFrom(m) => self.play_from(m),
             Msg::PlayAnyway(m) => self.play_now(m),
             Msg::RedoReply(m) => self.play_as(m, true, None),
             Msg::AskPromotion { yes, no } => self.open(Dialog::promote(h, yes, no)),
@@ -409,6 +421,7 @@ impl App {
                 None
             }
             Msg::Thought(id, result) => self.thought(id, result),
+            Msg::Analysis(id, report) => self.analysed(id, report),
             Msg::Tick => self.tick(),
             Msg::Quit => {
                 self.quit = true;
@@ -453,10 +466,22 @@ impl App {
             Action::Redo => Some(self.redo()),
             Action::MoveNow => Some(self.move_now()),
             Action::Hint => self.hint(),
+            Action::Analysis => Some(self.analysis.toggle()),
+            Action::Threat => {
+                self.board.hint = None;
+                let said = self
+                    .analysis
+                    .ask_threat(&self.session.history, self.tx.as_ref());
+                self.show_threat().or(Some(said))
+            }
             Action::Find => Some(Msg::Ask(PromptKind::Find)),
             Action::SaveAs => Some(Msg::Ask(PromptKind::Save)),
             Action::Recent => self.recent(),
             Action::Goto => Some(Msg::Ask(PromptKind::Goto)),
+            Action::TypeMove => {
+                let entry = super::typed::MoveEntry::new(self.replay.is_some());
+                self.open(Dialog::Move(entry))
+            }
             Action::Save => match self.session.files.save.clone() {
                 Some(path) => Some(self.save_to(path, false)),
                 None => Some(Msg::Ask(PromptKind::Save)),
@@ -649,6 +674,18 @@ impl App {
         self.board.moved(h, to);
         self.replay.as_ref()?;
         Some(Msg::Say(Replay::position_text(h)))
+    }
+
+    /// A move typed in a replay: the game plays on from the position shown, as a new game,
+    /// with that move.
+    fn play_from(&mut self, m: Move) -> Option<Msg> {
+        let n = self.session.history.point();
+        // A failed autosave is said again by the move's own save.
+        let _ = self.branch();
+        match self.play(m) {
+            Some(Msg::Say(t)) => Some(Msg::Say(format!("A new game from move {n}: {t}"))),
+            other => other,
+        }
     }
 
     /// Plays a move for the side to move, after asking if it removes some of the mover's own
@@ -873,6 +910,48 @@ impl App {
             }
             _ => None,
         }
+    }
+
+    /// The analysis board follows the game: the line its position (paused while the
+    /// computer player thinks), the replay's scores once a replay shows.
+    fn sync_analysis(&mut self) {
+        let h = &self.session.history;
+        let busy = self
+            .players
+            .thinking()
+            .is_some_and(|t| t.purpose == Purpose::Move);
+        self.analysis.sync(h, self.tx.as_ref(), busy);
+        match self.replay.is_some() {
+            true => {
+                let notes = self.session.record.notes();
+                self.analysis.game.start(h, notes, self.tx.as_ref());
+            }
+            // Played on from a replay: its scores are not wanted any more.
+            false if self.analysis.game.started() => self.analysis.game = Default::default(),
+            false => {}
+        }
+    }
+
+    /// What a search of the analysis board found; a threat is shown on the board.
+    fn analysed(&mut self, id: u64, report: super::analysis::Report) -> Option<Msg> {
+        self.analysis.take(id, report)?;
+        self.show_threat()
+    }
+
+    /// The threat found, marked on the board (its piece under the cursor) and said.
+    fn show_threat(&mut self) -> Option<Msg> {
+        let t = self.analysis.threat.clone()?;
+        self.board.show_hint(&self.session.history, t.mv);
+        let who = capital(t.side.name());
+        let what = match t.takes {
+            true => format!("{who}'s best threat: {}", t.text),
+            false => format!("{who} threatens to take nothing; its best move: {}", t.text),
+        };
+        Some(Msg::Say(format!(
+            "{what} ({} for {who}); {} hides it.",
+            score_text(t.score),
+            self.keymap.keys_of(Action::Threat)
+        )))
     }
 
     /// Asks the computer for a hint for the player to move.

@@ -9,6 +9,7 @@ use super::preview::Ending;
 use super::session::Listed;
 use super::text::LEGEND;
 use super::theme::Theme;
+use super::typed::MoveEntry;
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::Rect;
@@ -75,6 +76,8 @@ pub enum Dialog {
         games: Vec<Listed>,
         chosen: usize,
     },
+    /// A move typed in notation ([`super::typed`]).
+    Move(MoveEntry),
 }
 
 impl Dialog {
@@ -114,6 +117,8 @@ impl Dialog {
         let close = |msg: Msg| Reply::Close(Some(msg));
         match self {
             Dialog::Help(top) => help_key(e, top),
+            // Its keys need the position: [`Component::handle`] gives them.
+            Dialog::Move(_) => Reply::Pass,
             Dialog::Prompt { kind, text, .. } => match e.code {
                 KeyCode::Esc => close(Msg::say("Cancelled.")),
                 KeyCode::Enter => close(Msg::Submit(*kind, text.trim().to_string())),
@@ -192,6 +197,7 @@ impl Dialog {
                 ),
             },
             Dialog::Confirm { question, .. } => question.clone(),
+            Dialog::Move(entry) => entry.status_line(h),
             Dialog::Promote { line, .. } => line.clone(),
             Dialog::Endings { endings, .. } => format!(
                 "Choose how the move ends: 1-{} or arrows and Enter; Esc to choose again.",
@@ -215,8 +221,13 @@ impl Dialog {
 impl Component for Dialog {
     /// An open dialog has the keys and the mouse (a click does not reach the board under
     /// it); a prompt takes pasted text, at most a path's length of one line.
-    fn handle(&mut self, msg: &Msg, _: &Context) -> Reply {
+    fn handle(&mut self, msg: &Msg, cx: &Context) -> Reply {
         match (msg, self) {
+            (Msg::Key(e), Dialog::Move(entry)) => entry.handle_key(*e, cx),
+            (Msg::Paste(pasted), Dialog::Move(entry)) => {
+                entry.type_text(pasted);
+                Reply::Done(None)
+            }
             (Msg::Key(e), d) => d.handle_key(*e),
             (Msg::Mouse(_), _) => Reply::Done(None),
             (Msg::Paste(pasted), Dialog::Prompt { text, .. }) => {

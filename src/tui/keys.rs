@@ -57,7 +57,7 @@ pub enum Action {
     ReplayNext,
     ReplayStart,
     ReplayEnd,
-    ReplayGoto,
+    TypeMove,
     Autoplay,
     Faster,
     Slower,
@@ -74,10 +74,12 @@ pub enum Action {
     Recent,
     MoveNow,
     Hint,
+    Analysis,
+    Threat,
 }
 
 impl Action {
-    pub const ALL: [Action; 45] = [
+    pub const ALL: [Action; 47] = [
         Action::Left,
         Action::Right,
         Action::Up,
@@ -106,7 +108,7 @@ impl Action {
         Action::ReplayNext,
         Action::ReplayStart,
         Action::ReplayEnd,
-        Action::ReplayGoto,
+        Action::TypeMove,
         Action::Autoplay,
         Action::Faster,
         Action::Slower,
@@ -123,7 +125,18 @@ impl Action {
         Action::Recent,
         Action::MoveNow,
         Action::Hint,
+        Action::Analysis,
+        Action::Threat,
     ];
+
+    /// The action `keys.toml` names `name`; `replay_goto` is the old name of `type_move`
+    /// (which took only a replay's move number then).
+    pub fn by_name(name: &str) -> Option<Action> {
+        match name {
+            "replay_goto" => Some(Action::TypeMove),
+            _ => Action::ALL.iter().copied().find(|a| a.name() == name),
+        }
+    }
 
     /// The name used in `keys.toml`.
     pub fn name(self) -> &'static str {
@@ -156,7 +169,7 @@ impl Action {
             Action::ReplayNext => "replay_next",
             Action::ReplayStart => "replay_start",
             Action::ReplayEnd => "replay_end",
-            Action::ReplayGoto => "replay_goto",
+            Action::TypeMove => "type_move",
             Action::Autoplay => "autoplay",
             Action::Faster => "faster",
             Action::Slower => "slower",
@@ -173,6 +186,8 @@ impl Action {
             Action::Recent => "recent",
             Action::MoveNow => "move_now",
             Action::Hint => "hint",
+            Action::Analysis => "analysis",
+            Action::Threat => "threat",
         }
     }
 
@@ -206,7 +221,9 @@ impl Action {
             Action::ReplayNext => "replay: one move on",
             Action::ReplayStart => "replay: to the start",
             Action::ReplayEnd => "replay: to the end",
-            Action::ReplayGoto => "replay: to move N",
+            Action::TypeMove => {
+                "type a move (Tab completes); in a replay also a move number to go to"
+            }
             Action::Autoplay => "replay: play the moves one by one, or stop",
             Action::Faster => "replay: faster",
             Action::Slower => "replay: slower",
@@ -223,6 +240,10 @@ impl Action {
             Action::Recent => "recent and unfinished games: open one",
             Action::MoveNow => "the computer thinking: play its best move now",
             Action::Hint => "hint: the computer's suggestion for your move",
+            Action::Analysis => {
+                "analysis: the best line for the side to move, deepening in the background"
+            }
+            Action::Threat => "threat: the opponent's best move if it were its turn",
         }
     }
 
@@ -256,7 +277,7 @@ impl Action {
             Action::ReplayNext => &[".", "n"],
             Action::ReplayStart => &["Home"],
             Action::ReplayEnd => &["End"],
-            Action::ReplayGoto => &[":"],
+            Action::TypeMove => &[":"],
             Action::Autoplay => &["P"],
             Action::Faster => &["]"],
             Action::Slower => &["["],
@@ -273,6 +294,8 @@ impl Action {
             Action::Recent => &["o"],
             Action::MoveNow => &["M"],
             Action::Hint => &["i"],
+            Action::Analysis => &["A"],
+            Action::Threat => &["T"],
         }
     }
 }
@@ -451,7 +474,7 @@ impl Keymap {
         let table: BTreeMap<String, toml::Value> = toml::from_str(text)?;
         let mut map = Keymap::default();
         for (name, value) in table {
-            let Some(action) = Action::ALL.iter().copied().find(|a| a.name() == name) else {
+            let Some(action) = Action::by_name(&name) else {
                 return Err(KeyError::UnknownAction(name));
             };
             let list: Vec<String> = match value {

@@ -2,18 +2,20 @@
 //! panic and on Ctrl-C (raw mode, the alternate screen and mouse capture are all undone).
 
 //! The game is made of components (the [`board`], the side [`panels`], the [`status`] line,
-//! the [`dialogs`], the [`replay`]), each a [`component::Component`] that takes messages and
-//! draws as ratatui widgets, around one [`app::App`] that offers them every [`msg::Msg`] and
+//! the [`dialogs`] with the [`typed`] move, the [`replay`]), each a [`component::Component`]
+//! that takes messages and draws as ratatui widgets, around one [`app::App`] that offers them every [`msg::Msg`] and
 //! handles what none takes; the [`view`] lays the screen out. Their text helpers are in
 //! [`text`]; the game itself and its files are the [`session`]. The event loop feeds the app
 //! from one channel: an input thread posts the terminal's keys and mouse there, and background
 //! work (the replay's timer) posts its own messages.
 
+pub mod analysis;
 pub mod app;
 pub mod board;
 pub mod component;
 pub mod dialogs;
 pub mod error;
+pub mod graph;
 pub mod keys;
 pub mod msg;
 pub mod panels;
@@ -23,8 +25,10 @@ pub mod replay;
 pub mod selection;
 pub mod session;
 pub mod status;
+pub mod study;
 pub mod text;
 pub mod theme;
+pub mod typed;
 pub mod view;
 
 use app::App;
@@ -482,6 +486,8 @@ fn is_ctrl_c(k: &KeyEvent) -> bool {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_features;
 #[cfg(test)]
 mod tests_ko;
 #[cfg(test)]

@@ -25,6 +25,8 @@ pub enum Msg {
     Act(Action),
     /// Play this move for the side to move.
     Play(Move),
+    /// A replay: play this move from the position shown, as a new game.
+    PlayFrom(Move),
     /// The chosen move can be made with or without promotion: ask.
     AskPromotion {
         yes: Move,
@@ -59,6 +61,8 @@ pub enum Msg {
     Progress(u64, Progress),
     /// Job N has finished: its move, or why it has none (an engine's forfeit).
     Thought(u64, Result<Thought, Failed>),
+    /// What search N of the analysis board found (posted by its thread).
+    Analysis(u64, super::analysis::Report),
     /// A clock runs: time to see whether a flag fell (posted by the event loop).
     Tick,
     /// A line for the status bar.

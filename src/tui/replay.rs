@@ -3,7 +3,6 @@
 //! the game never waits in a busy loop and keys stay answered at once.
 
 use super::component::{Component, Context, Reply};
-use super::dialogs::PromptKind;
 use super::keys::{Action, Keymap};
 use super::msg::Msg;
 use std::sync::Arc;
@@ -76,7 +75,6 @@ impl Replay {
             Action::ReplayNext => Msg::Show(point + 1),
             Action::ReplayStart => Msg::Show(0),
             Action::ReplayEnd => Msg::Show(n),
-            Action::ReplayGoto => Msg::Ask(PromptKind::MoveNumber),
             Action::Autoplay => {
                 if self.autoplay.take().is_some() {
                     Msg::say("Stopped.")

@@ -179,7 +179,7 @@ pub fn hint_text(k: &Keymap, replay: bool) -> String {
                 ),
                 "start/end",
             ),
-            (k.keys_of(Action::ReplayGoto), "move N"),
+            (k.keys_of(Action::TypeMove), "move N or a move"),
             (k.keys_of(Action::Autoplay), "autoplay"),
             (
                 format!(
@@ -206,6 +206,7 @@ pub fn hint_text(k: &Keymap, replay: bool) -> String {
             "move",
         ),
         (k.keys_of(Action::Select), "select"),
+        (k.keys_of(Action::TypeMove), "type a move"),
         (k.keys_of(Action::Cancel), "cancel"),
         (k.keys_of(Action::Undo), "undo"),
         (k.keys_of(Action::Hint), "hint"),

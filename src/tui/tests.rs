@@ -737,7 +737,7 @@ fn recorded_game(
 }
 
 /// A replay of a recorded game of `moves` moves.
-fn replaying(moves: usize) -> App {
+pub(super) fn replaying(moves: usize) -> App {
     let (rec, replay) = recorded_game(moves);
     App::from_record(
         rec,
@@ -916,13 +916,15 @@ fn the_move_number_prompt_shows_what_is_typed() {
     let mut app = replaying(6);
     keys(&mut app, ":42");
     let t = text(&render(&app, 200, 60));
-    assert!(t.contains("Go to move (0-6): 42_"), "{t}");
-    // On a small terminal too, the whole prompt (the rule set gives way).
+    assert!(t.contains("Go to move (0-6) or play a move: 42_"), "{t}");
+    // On a small terminal too, the whole prompt (the rule set gives way; the keys go on
+    // in place of the hint line).
     let t = text(&render(&app, 80, 24));
     assert!(
-        t.contains("Go to move (0-6): 42_   Enter to go, Esc to cancel"),
+        t.contains("Go to move (0-6) or play a move: 42_   Enter to go,"),
         "{t}"
     );
+    assert!(t.contains("Esc cancels"), "{t}");
     key(&mut app, KeyCode::Backspace);
     key(&mut app, KeyCode::Enter);
     assert_eq!(app.history().point(), 4);

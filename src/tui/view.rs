@@ -7,7 +7,7 @@
 use super::app::App;
 use super::board::{BoardWidget, Geometry};
 use super::dialogs::DialogWidget;
-use super::panels::{CardWidget, MinimapWidget, MoveListWidget, PanelWidth, Section};
+use super::panels::{CardWidget, MinimapWidget, PanelWidth, Section};
 use super::status::StatusWidget;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -62,7 +62,9 @@ pub fn areas(app: &App, area: Rect) -> Areas {
         Layout::horizontal([Constraint::Min(1), Constraint::Length(width)]).areas(main);
     let board_fits = board.width >= need.0 && board.height >= need.1;
     let minimap_rows = app.board.minimap_rows() + 2;
-    let [card, minimap, moves] = stack(app.panel.layout.front, panel, minimap_rows, board_fits);
+    let want = MOVES_WANT + super::study::rows_wanted(app);
+    let rows = (minimap_rows, want);
+    let [card, minimap, moves] = stack(app.panel.layout.front, panel, rows, board_fits);
     Areas {
         board,
         card,
@@ -75,8 +77,14 @@ pub fn areas(app: &App, area: Rect) -> Areas {
 
 /// The panel's parts, top to bottom: card, minimap, moves. The part in front is shown first,
 /// then the others in turn while their fewest rows fit; the card (else the move list) takes
-/// the rows left.
-fn stack(front: Section, panel: Rect, minimap_rows: u16, board_fits: bool) -> [Option<Rect>; 3] {
+/// the rows left, but half of them go to the move list until it has `moves_want` (with the
+/// study's boxes beside the moves: [`super::study`]).
+fn stack(
+    front: Section,
+    panel: Rect,
+    (minimap_rows, moves_want): (u16, u16),
+    board_fits: bool,
+) -> [Option<Rect>; 3] {
     if panel.width == 0 {
         return [None; 3];
     }
@@ -105,7 +113,7 @@ fn stack(front: Section, panel: Rect, minimap_rows: u16, board_fits: bool) -> [O
     };
     let spare = panel.height.saturating_sub(used);
     let moves_extra = if shown[Section::Moves as usize] && grows != Section::Moves {
-        (MOVES_WANT - MOVES_MIN).min(spare / 2)
+        (moves_want - MOVES_MIN).min(spare / 2)
     } else {
         0
     };
@@ -206,12 +214,6 @@ fn draw_panels(app: &App, a: &Areas, buf: &mut Buffer) {
         .render(at, buf);
     }
     if let Some(at) = a.moves {
-        let replay = app.replay.as_ref();
-        MoveListWidget {
-            history,
-            replay,
-            theme,
-        }
-        .render(at, buf);
+        super::study::render(app, at, buf);
     }
 }

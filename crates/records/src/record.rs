@@ -75,6 +75,10 @@ pub struct Record {
     /// that stops a game does).
     pub draw: Option<DrawReason>,
     moves: Vec<String>,
+    /// Per move, a note written as a comment after it on its line (`taikyoku analyse
+    /// --write`'s scores), or empty. Comments, so that readers that know nothing of them
+    /// (every program before them) read the record as it was.
+    notes: Vec<String>,
     places: Places,
 }
 
@@ -304,6 +308,18 @@ fn now() -> String {
     humantime::format_rfc3339_seconds(SystemTime::now()).to_string()
 }
 
+/// The comment after a value that ends at `end` of `text`, on the same line past its comma:
+/// a move's note. None: empty.
+fn note_after(text: &str, end: usize) -> String {
+    let rest = text.get(end..).unwrap_or("");
+    let line = rest.split('\n').next().unwrap_or("");
+    let after = line.trim_start_matches([',', ' ', '\t']);
+    match after.strip_prefix('#') {
+        Some(note) => note.trim().to_string(),
+        None => String::new(),
+    }
+}
+
 /// A TOML basic string, escaped by the TOML writer.
 fn quote(s: &str) -> String {
     toml::Value::String(s.to_string()).to_string()
@@ -335,6 +351,7 @@ impl Record {
             outcome: None,
             draw: None,
             moves: Vec::new(),
+            notes: Vec::new(),
             places: Places::default(),
         };
         record.update(history);
@@ -354,6 +371,9 @@ impl Record {
             .count();
         self.places.moves.truncate(same);
         self.places.moves.resize(played.len(), None);
+        // A move's note is of the move: it goes with it.
+        self.notes.truncate(same);
+        self.notes.resize(played.len(), String::new());
         self.moves = played.iter().map(|p| p.text.clone()).collect();
         self.outcome = history.outcome();
         self.touch();
@@ -367,6 +387,7 @@ impl Record {
             started: now.clone(),
             updated: now,
             moves: Vec::new(),
+            notes: Vec::new(),
             places: Places::default(),
             ..self.clone()
         };
@@ -377,6 +398,23 @@ impl Record {
     /// The moves in notation, as read or recorded.
     pub fn moves(&self) -> &[String] {
         &self.moves
+    }
+
+    /// The moves' notes, one per move (empty for none).
+    pub fn notes(&self) -> &[String] {
+        &self.notes
+    }
+
+    /// Sets the moves' notes, in move order (the rest are left empty; control characters,
+    /// newlines among them, are dropped so that each stays on its move's line).
+    pub fn set_notes(&mut self, notes: impl IntoIterator<Item = String>) {
+        let mut notes: Vec<String> = notes
+            .into_iter()
+            .take(self.moves.len())
+            .map(|n| n.chars().filter(|c| !c.is_control()).collect())
+            .collect();
+        notes.resize(self.moves.len(), String::new());
+        self.notes = notes;
     }
 
     /// The name of the file the record was read from (empty for a new record).
@@ -494,6 +532,11 @@ impl Record {
                     .map(Some)
                     .collect(),
             },
+            notes: raw
+                .moves
+                .iter()
+                .map(|m| note_after(text, m.span().end))
+                .collect(),
             moves: raw.moves.into_iter().map(Spanned::into_inner).collect(),
         })
     }
@@ -551,8 +594,11 @@ impl Record {
             s.push_str("moves = []\n");
         } else {
             s.push_str("moves = [\n");
-            for m in &self.moves {
-                s.push_str(&format!("  {},\n", quote(m)));
+            for (i, m) in self.moves.iter().enumerate() {
+                match self.notes.get(i).filter(|n| !n.is_empty()) {
+                    Some(note) => s.push_str(&format!("  {}, # {note}\n", quote(m))),
+                    None => s.push_str(&format!("  {},\n", quote(m))),
+                }
             }
             s.push_str("]\n");
         }
@@ -809,6 +855,38 @@ mod tests {
         assert_eq!(replay.history.position(), h.position());
         assert_eq!(replay.history.line(), h.line());
         assert!(replay.warnings.is_empty(), "{:?}", replay.warnings);
+    }
+
+    /// Notes ride as comments after their moves: read back, kept by a save, dropped with
+    /// their move, and invisible to a reader that knows nothing of them (plain TOML).
+    #[test]
+    fn move_notes_are_comments_that_round_trip_and_go_with_their_moves() {
+        let mut h = game(&["19.26-19.25", "P18.11-18.12"]);
+        let mut rec = Record::new(&h);
+        rec.set_notes(["eval +0.10 · depth 3".to_string(), "bad\nline".to_string()]);
+        let text = rec.to_toml();
+        assert!(
+            text.contains(
+                "  \"P19.26-19.25\", # eval +0.10 · depth 3\n  \"P18.11-18.12\", # badline\n"
+            ),
+            "{text}"
+        );
+        let plain: toml::Table = toml::from_str(&text).unwrap();
+        assert_eq!(plain["moves"].as_array().unwrap().len(), 2);
+        let back = Record::parse("g.toml", &text).unwrap();
+        assert_eq!(back.notes(), ["eval +0.10 · depth 3", "badline"]);
+        assert_eq!(back.to_toml(), text);
+        // Hand-written: no comma after the last move, tabs, a comment on its own line.
+        let hand = text.replace("# badline\n", "\t#  hand note \n  # not a note\n");
+        let hand = hand.replace("\"P18.11-18.12\",", "\"P18.11-18.12\"");
+        let back = Record::parse("g.toml", &hand).unwrap();
+        assert_eq!(back.notes(), ["eval +0.10 · depth 3", "hand note"]);
+        // A move taken back takes its note with it; a new move has none.
+        let mut rec = back;
+        h.undo();
+        h.play_text("P17.11-17.12").unwrap();
+        rec.update(&h);
+        assert_eq!(rec.notes(), ["eval +0.10 · depth 3", ""]);
     }
 
     #[test]

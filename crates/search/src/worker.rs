@@ -15,6 +15,7 @@ use crate::tt::{Bound, Entry, Table, fingerprint};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
+use taikyoku_core::attacks::Attacks;
 use taikyoku_core::movecache::MoveCache;
 use taikyoku_core::movegen::Scratch;
 use taikyoku_core::moves::Move;
@@ -88,6 +89,25 @@ struct Ply {
     current: Option<Move>,
     /// The number of moves the side to move has here, once generated (the mobility term).
     mobility: Option<u64>,
+}
+
+/// The plies to the end of the game a score announces: positive for a win of the side it is
+/// scored for (it takes the last royal, or leaves no move, in that many plies), negative for
+/// a loss; `None` for a score that is not a game's end.
+pub fn plies_to_end(score: i32) -> Option<i32> {
+    if score > MATE_BOUND {
+        Some(MATE - score)
+    } else if score < -MATE_BOUND {
+        Some(-(MATE + score))
+    } else {
+        None
+    }
+}
+
+/// How many moves a node `depth` plies from the leaves searches before late-move pruning
+/// ([`Worker::prunes`]) skips its quiet moves: more the more moves it has.
+fn late_moves(depth: i32, moves: usize) -> usize {
+    (6 + moves / 12) * (depth * depth) as usize
 }
 
 /// Scores of mate found `ply` plies from the root, stored relative to the node in the table.
@@ -174,6 +194,9 @@ pub(crate) struct Worker {
     history: History,
     plies: Vec<Ply>,
     scratch: Scratch,
+    /// The attack information of the position searched, kept along every move: the
+    /// quiescence search's captures come from it.
+    attacks: Attacks,
     // The current search.
     nodes: u64,
     stats: Stats,
@@ -246,6 +269,7 @@ impl Worker {
             history: History::new(),
             plies: (0..MAX_PLY + 1).map(|_| Ply::default()).collect(),
             scratch: Scratch::default(),
+            attacks: Attacks::default(),
             nodes: 0,
             stats: Stats::default(),
             published: 0,
@@ -291,6 +315,7 @@ impl Worker {
             only,
             seed,
         );
+        self.attacks.build(&self.rules, job.pos);
         let material = self.eval.material(job.pos);
         let mat = if job.pos.to_move().index() == 0 {
             material
@@ -622,18 +647,14 @@ impl Worker {
         for i in 0..scored.len() {
             movepick::pick(scored, i);
             let m = scored[i].1;
-            let gain = self.eval.move_gain(&self.rules, pos, &m);
             let quiet = !m.captures() && !m.promotes();
-            // Futility: near the leaves a quiet move cannot lift a hopeless score.
-            if !n.pv
-                && !n.threatened
-                && quiet
-                && best.searched > 0
-                && n.depth <= 2
-                && n.mat + 150 * n.depth <= best.alpha
-            {
+            // A capture of only the mover's own men (a range capturer's flight: most of
+            // Taikyoku's moves) gains nothing: pruned as a quiet move is.
+            let idle = quiet || !m.promotes() && !self.rules.is_gainful_capture(pos, &m);
+            if idle && best.searched > 0 && self.prunes(n, &best, scored.len()) {
                 continue;
             }
+            let gain = self.eval.move_gain(&self.rules, pos, &m);
             // The replies' cache; above the leaves from the first move on, as the mobility
             // term counts the leaves' moves from it.
             let leaves =
@@ -669,6 +690,21 @@ impl Worker {
         best
     }
 
+    /// Whether node `n` (of `moves` moves), at `best`, skips its next quiet move near the
+    /// leaves: futility (a quiet move cannot lift a hopeless score) and late-move pruning
+    /// (after the first [`late_moves`] moves, in the order of the killers and the history,
+    /// the rest are not searched: in Taikyoku most of a node's hundreds of quiet moves are
+    /// far from the action, and searching them all made the tree grow twentyfold a ply).
+    fn prunes(&self, n: &Node, best: &Best, moves: usize) -> bool {
+        // A won or lost game in the window: a quiet move may reach it sooner or later.
+        let won = |s: i32| s.abs() > MATE_BOUND && s.abs() <= MATE;
+        let decided = won(best.alpha) || won(n.beta);
+        if n.pv || n.threatened || n.depth > 2 || decided {
+            return false;
+        }
+        n.mat + 150 * n.depth <= best.alpha || best.searched as usize >= late_moves(n.depth, moves)
+    }
+
     /// Searches move `m` (gaining `gain`) of node `n`, the loop being at `best`: the first
     /// move with the whole window, the others with a null window (reduced when late and
     /// quiet), searched again in full if they rise above alpha.
@@ -685,7 +721,7 @@ impl Worker {
         let quiet = !m.captures() && !m.promotes();
         let killer = self.plies[ply].killers.contains(&m);
         self.plies[ply].current = Some(m);
-        let undo = self.rules.make(pos, &m);
+        let undo = self.attacks.make(&self.rules, pos, &m);
         let child = -(n.mat + gain + self.eval.effects_gain(pos, &undo));
         let searched = best.searched;
         let mut s;
@@ -705,7 +741,7 @@ impl Worker {
                 s = -self.node(pos, depth - 1, -beta, -alpha, ply + 1, child, stop);
             }
         }
-        self.rules.unmake(pos, undo);
+        self.attacks.unmake(&self.rules, pos, undo);
         s
     }
 
@@ -715,6 +751,7 @@ impl Worker {
         let them = pos.to_move().opponent();
         self.plies[ply].cache.build(&self.rules, pos, them);
         self.plies[ply].cached = true;
+        self.attacks.prepare(&self.rules, pos, them);
     }
 
     /// Stores what node `n` found in the table.
@@ -737,20 +774,18 @@ impl Worker {
     }
 
     /// The moves of the side to move at `ply` (only captures that may gain if `captures`: the
-    /// others fail the quiescence search's `gain <= 0` test anyway): from a cache a few plies
-    /// up when there is one, else generated.
+    /// others fail the quiescence search's `gain <= 0` test anyway): the captures from the
+    /// attack information; the moves from a cache a few plies up when there is one, else
+    /// generated.
     fn generate(&mut self, pos: &Position, ply: usize, captures: bool, out: &mut Vec<Move>) {
+        if captures {
+            (self.attacks).captures_into(&self.rules, pos, pos.to_move(), out);
+            return;
+        }
         let mut line = std::mem::take(&mut self.line);
         if let Some(j) = self.cache_above(pos, ply, &mut line) {
             let cache = &mut self.plies[j].cache;
-            if captures {
-                cache.captures_after(&self.rules, pos, &line, out);
-            } else {
-                cache.moves_after_line(&self.rules, pos, &line, out);
-            }
-        } else if captures {
-            self.rules
-                .gainful_captures_into(pos, &mut self.scratch, out);
+            cache.moves_after_line(&self.rules, pos, &line, out);
         } else {
             self.rules.legal_moves_into(pos, &mut self.scratch, out);
         }
@@ -828,14 +863,21 @@ impl Worker {
         let mut scored = std::mem::take(&mut self.plies[ply].scored);
         scored.clear();
         for m in &moves {
-            let gain = self.eval.move_gain(&self.rules, pos, m);
-            // Delta pruning: even winning this for free would not reach alpha.
-            if gain <= 0 || stand + gain + 200 <= alpha {
+            let mover = self.eval.mover_value(&self.rules, pos, m);
+            // The tests below on a bound of the gain first: most captures fail them.
+            let hopeless = |gain: i32| {
+                // Delta pruning: even winning this for free would not reach alpha.
+                gain <= 0 || stand + gain + 200 <= alpha || (qdepth > 0 && gain < mover)
+            };
+            let royal = self.eval.takes_last_royal(&self.rules, pos, m);
+            if !m.promotes() && !royal && hopeless(self.eval.gain_bound(&self.rules, pos, m)) {
                 continue;
             }
-            let mover = self.eval.mover_value(&self.rules, pos, m);
-            if qdepth == 0 || gain >= mover {
-                scored.push((movepick::capture_key(gain, mover), *m));
+            let gain = self.eval.move_gain(&self.rules, pos, m);
+            if royal || !hopeless(gain) {
+                // Those that gain even if the mover is taken back first.
+                let safe = if gain >= mover { 1 << 26 } else { 0 };
+                scored.push((safe + movepick::capture_key(gain, mover), *m));
             }
         }
         self.plies[ply].moves = moves;
@@ -882,14 +924,16 @@ impl Worker {
             movepick::pick(&mut scored, i);
             let m = scored[i].1;
             let gain = self.eval.move_gain(&self.rules, pos, &m);
-            if i == 1 && scored.len() > 2 && qdepth + 1 < QUIESCENCE_DEPTH {
-                self.cache_replies(pos, ply);
+            if i == 1 && qdepth + 1 < QUIESCENCE_DEPTH {
+                // The replies' captures: what the moves above changed, generated once here.
+                self.attacks
+                    .prepare(&self.rules, pos, pos.to_move().opponent());
             }
             self.plies[ply].current = Some(m);
-            let undo = self.rules.make(pos, &m);
+            let undo = self.attacks.make(&self.rules, pos, &m);
             let gain = gain + self.eval.effects_gain(pos, &undo);
             let s = -self.quiesce(pos, -beta, -alpha, ply + 1, -(mat + gain), qdepth + 1, stop);
-            self.rules.unmake(pos, undo);
+            self.attacks.unmake(&self.rules, pos, undo);
             if self.stopped {
                 break;
             }
