@@ -7,8 +7,9 @@ use taikyoku::cli::{self, Cli, CliError, shorten_long_words};
 fn main() {
     let cli = Cli::try_parse().unwrap_or_else(|e| {
         // clap quotes the argument it refuses: a huge one is shortened (else printed as is).
+        // (Help and the version are not errors: printed as clap prints them.)
         let text = e.render().to_string();
-        if text.len() <= 2000 {
+        if !e.use_stderr() || text.len() <= 2000 {
             e.exit();
         }
         eprint!("{}", shorten_long_words(&text));
