@@ -65,6 +65,31 @@ fn takes_the_last_royal_when_it_can() {
     }
 }
 
+/// A win in three plies (a rook shuts White's lone king in on its back rank, the other
+/// takes it next) is found and announced at its distance at every depth that can see it,
+/// whatever the pruning near the leaves skips.
+#[test]
+fn a_won_game_is_announced_at_its_distance() {
+    let r = sho_rules();
+    let p = position(
+        sho(),
+        B,
+        &[
+            ("K", B, 4, 0),
+            ("R", B, 0, 0),
+            ("R", B, 0, 7),
+            ("K", W, 8, 8),
+        ],
+    );
+    for d in 3..=5 {
+        let res = search(&r, &p, depth(d));
+        assert_eq!(res.score, MATE - 3, "depth {d}");
+        assert_eq!(taikyoku_search::plies_to_end(res.score), Some(3));
+    }
+    assert_eq!(taikyoku_search::plies_to_end(-(MATE - 4)), Some(-4));
+    assert_eq!(taikyoku_search::plies_to_end(1234), None);
+}
+
 /// Whether the side to move can capture the other side's last royal at once.
 fn royal_capturable(r: &Rules, p: &Position) -> bool {
     r.legal_moves(p).iter().any(|m| {
