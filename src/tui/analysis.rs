@@ -224,6 +224,11 @@ impl Analysis {
         ))
     }
 
+    /// Whether `id` is the threat search still wanted.
+    pub fn wants_threat(&self, id: u64) -> bool {
+        self.threat_job.as_ref().is_some_and(|j| j.id == id)
+    }
+
     /// A search's report, if it is of a search still wanted; a threat found comes back, for
     /// the board to show.
     pub fn take(&mut self, id: u64, report: Report) -> Option<Threat> {
@@ -300,7 +305,7 @@ fn threat_of(
         side: null.to_move(),
         mv,
         text: format!("{}{what}", notation::move_string(rules, null, &mv)),
-        score: review::capped(res.score),
+        score: res.score,
         takes: !taken.is_empty(),
         key,
     })

@@ -17,7 +17,7 @@ use super::replay::Replay;
 use super::session::{SaveTarget, Session};
 use super::status::Status;
 use super::study::Study;
-use super::text::{capital, count, eval_text, score_text, when};
+use super::text::{capital, count, eval_text, score_or_end, when};
 use super::theme::Theme;
 use ratatui::crossterm::event::{KeyCode, KeyEventKind, KeyModifiers};
 use std::path::PathBuf;
@@ -934,8 +934,16 @@ impl App {
 
     /// What a search of the analysis board found; a threat is shown on the board.
     fn analysed(&mut self, id: u64, report: super::analysis::Report) -> Option<Msg> {
-        self.analysis.take(id, report)?;
-        self.show_threat()
+        let threat = matches!(report, super::analysis::Report::Threat(_));
+        let wanted = threat && self.analysis.wants_threat(id);
+        match self.analysis.take(id, report) {
+            Some(_) => self.show_threat(),
+            // The search ended without a move: say so instead of leaving "Looking for…".
+            None if wanted => Some(Msg::say(
+                "No threat found: the search ended before it had a move.",
+            )),
+            None => None,
+        }
     }
 
     /// The threat found, marked on the board (its piece under the cursor) and said.
@@ -949,7 +957,7 @@ impl App {
         };
         Some(Msg::Say(format!(
             "{what} ({} for {who}); {} hides it.",
-            score_text(t.score),
+            score_or_end(t.score),
             self.keymap.keys_of(Action::Threat)
         )))
     }

@@ -5,7 +5,7 @@
 
 use super::analysis::{Analysis, GameScores};
 use super::keys::{Action, Keymap};
-use super::text::{capital, score_text};
+use super::text::{capital, score_or_end};
 use super::theme::Theme;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -39,7 +39,7 @@ impl AnalysisWidget<'_> {
                 l.depth,
                 if l.done { " (done)" } else { "" },
                 capital(l.side.name()),
-                score_text(l.score),
+                score_or_end(l.score),
                 nodes(l.nodes)
             ),
         }
@@ -56,7 +56,7 @@ impl AnalysisWidget<'_> {
     pub fn fold(&self, area: Rect, buf: &mut Buffer) {
         let text = match &self.analysis.line {
             Some(l) if !self.analysis.paused => {
-                format!("A d{} {} {}", l.depth, score_text(l.score), self.moves())
+                format!("A d{} {} {}", l.depth, score_or_end(l.score), self.moves())
             }
             _ => format!("A {}", self.head()),
         };
@@ -224,5 +224,48 @@ impl Widget for GraphWidget<'_> {
                     .labels([format!("{:+.0}", -top), format!("{:+.0}", top)]),
             )
             .render(area, buf);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tui::analysis::Line as Best;
+    use taikyoku_core::geometry::Side;
+
+    fn folded(score: i32) -> String {
+        let mut analysis = Analysis::default();
+        analysis.on = true;
+        analysis.line = Some(Best {
+            depth: 5,
+            score,
+            side: Side::Black,
+            moves: vec!["P9.7-9.6".into()],
+            nodes: 1000,
+            done: false,
+        });
+        let (keymap, theme) = (Keymap::default(), Theme::default_theme());
+        let w = AnalysisWidget {
+            analysis: &analysis,
+            keymap: &keymap,
+            theme: &theme,
+        };
+        let area = Rect::new(0, 0, 60, 1);
+        let mut buf = Buffer::empty(area);
+        w.fold(area, &mut buf);
+        (0..area.width)
+            .map(|x| buf[(x, 0)].symbol())
+            .collect::<String>()
+            .trim_end()
+            .into()
+    }
+
+    #[test]
+    fn a_won_line_says_in_how_many_moves_not_a_huge_number() {
+        assert_eq!(folded(35), "A d5 +0.35 P9.7-9.6");
+        assert_eq!(
+            folded(taikyoku_search::MATE - 3),
+            "A d5 wins in 2 moves P9.7-9.6"
+        );
     }
 }

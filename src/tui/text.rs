@@ -29,15 +29,29 @@ pub fn score_text(centipawns: i32) -> String {
 }
 
 /// How the computer judges a position, from the mover's side: "eval +0.35", or, for an end
-/// the search has seen (a score beyond [`MATE_BOUND`]), "wins in 2 moves" / "loses in 1
-/// move", counted in the mover's own moves (the search's score is the win less its plies).
+/// the search has seen, what [`end_text`] says.
 pub fn eval_text(score: i32) -> String {
+    end_text(score).unwrap_or_else(|| format!("eval {}", score_text(score)))
+}
+
+/// A score where a number is expected: "+0.35", or, for an end the search has seen, "wins in
+/// 2 moves" — never a mate score shown as a huge number.
+pub fn score_or_end(score: i32) -> String {
+    end_text(score).unwrap_or_else(|| score_text(score))
+}
+
+/// For a score beyond [`taikyoku_search::MATE_BOUND`]: "wins in 2 moves" / "loses in 1 move",
+/// counted in the mover's own moves (the search's score is the win less its plies).
+fn end_text(score: i32) -> Option<String> {
     use taikyoku_search::{MATE, MATE_BOUND};
     let plies = MATE.saturating_sub(score.saturating_abs()).max(0) as usize;
     match score {
-        s if s > MATE_BOUND => format!("wins in {}", count(plies.div_ceil(2).max(1), "move")),
-        s if s < -MATE_BOUND => format!("loses in {}", count((plies / 2).max(1), "move")),
-        s => format!("eval {}", score_text(s)),
+        s if s > MATE_BOUND => Some(format!(
+            "wins in {}",
+            count(plies.div_ceil(2).max(1), "move")
+        )),
+        s if s < -MATE_BOUND => Some(format!("loses in {}", count((plies / 2).max(1), "move"))),
+        _ => None,
     }
 }
 

@@ -59,7 +59,8 @@
 //! parent's move, and a quiescence node only for the pieces of the side to move. A stale
 //! entry's old rows stay in the matrices, harmless: it is dirty already, and every query
 //! filters the rows by the side's pieces on the board now, after generating that side's
-//! stale entries. Every mark and every regeneration is logged with what it replaced (moved,
+//! stale entries; a move list is made fresh only with its entry (whose cells say when it goes
+//! stale again). Every mark and every regeneration is logged with what it replaced (moved,
 //! not copied); [`Attacks::unmake`] of a move that an update covered puts the log back to the
 //! update's start and keeps the earlier moves of that update pending, so unmake restores the
 //! exact state. An entry generated again the same is not re-indexed; the matrices' rows
@@ -533,6 +534,11 @@ impl Attacks {
         self.fresh_entries(rules, pos, Some(side));
     }
 
+    /// [`Attacks::prepare`] for `side`'s full move lists.
+    pub fn prepare_moves(&mut self, rules: &Rules, pos: &Position, side: Side) {
+        self.fresh_side(rules, pos, side);
+    }
+
     /// Generates again the stale entries of `side`'s pieces (`None`: every stale entry).
     fn fresh_entries(&mut self, rules: &Rules, pos: &Position, side: Option<Side>) {
         self.sync();
@@ -598,10 +604,14 @@ impl Attacks {
     /// Generates the full move list of the piece on `d` if it is stale; logs the one it
     /// replaces.
     fn fresh_moves(&mut self, rules: &Rules, pos: &Position, d: usize) {
-        let marks = self.marks_of(d);
-        if marks & STALE_MOVES == 0 {
+        if self.marks_of(d) & STALE_MOVES == 0 {
             return;
         }
+        // Its entry's cells must be current for a later move to mark the list stale again.
+        if self.marks_of(d) & STALE_ENTRY != 0 {
+            self.fresh_entry(rules, pos, d);
+        }
+        let marks = self.marks_of(d);
         let mut moves = Vec::new();
         movegen::piece_moves(pos, d, &rules.tables, &mut self.scratch, &mut moves);
         let old = std::mem::replace(&mut self.moves[d], moves);

@@ -68,9 +68,23 @@ fn pick(moves: &[Move], rng: &mut Rng) -> Move {
     }
 }
 
+/// One query of a random kind for a random side, answered and not checked (the next check
+/// finds what it left wrong): each brings up to date only what it needs.
+fn ask(a: &mut Attacks, r: &Rules, pos: &Position, rng: &mut Rng) {
+    let side = Side::BOTH[rng.below(2)];
+    let mut out = Vec::new();
+    match rng.below(4) {
+        0 => a.moves_into(r, pos, side, &mut out),
+        1 => a.captures_into(r, pos, side, &mut out),
+        2 => drop(a.royal_attacked(r, pos, side)),
+        _ => drop(a.mobility(r, pos, side)),
+    }
+}
+
 /// A search's walk from `pos`: `steps` random makes and unmakes, at most `depth` moves deep,
-/// all taken back at the end; the data is checked after a random half of them (so that one
-/// update also covers several moves, and an unmake undoes part of one).
+/// all taken back at the end; after a random quarter of them the data is checked, after
+/// another quarter one query is asked (so that one update also covers several moves, an
+/// unmake undoes part of one, and what one query brought up to date meets later moves).
 fn probe(
     a: &mut Attacks,
     r: &Rules,
@@ -95,13 +109,13 @@ fn probe(
             undos.push(a.make(r, pos, &pick(&moves, rng)));
             "make"
         };
-        if rng.below(2) == 0 {
-            verify(
-                a,
-                r,
-                pos,
-                &format!("probe step {step} ({what}), depth {}", undos.len()),
-            );
+        match rng.below(4) {
+            0 => {
+                let context = format!("probe step {step} ({what}), depth {}", undos.len());
+                verify(a, r, pos, &context);
+            }
+            1 => ask(a, r, pos, rng),
+            _ => {}
         }
     }
     while let Some(u) = undos.pop() {
