@@ -22,13 +22,6 @@ SEED = int(sys.argv[4]) if len(sys.argv) > 4 else 1
 RULES = sys.argv[5] if len(sys.argv) > 5 else None
 N = {"chu": 12, "dai": 15}[GAME]
 
-LETTER = {"chu": {"L": "l", "FL": "f", "C": "c", "S": "s", "G": "g", "DE": "e", "K": "k",
-                  "RC": "a", "B": "b", "BT": "t", "PH": "x", "KY": "o", "SM": "m", "VM": "v",
-                  "R": "r", "DH": "h", "DK": "d", "FK": "q", "LN": "n", "P": "p", "GB": "i"}}[GAME]
-PROMOTED_FROM = {"chu": {"R": "G", "VM": "S", "SM": "C", "B": "FL", "LN": "KY", "FK": "PH",
-                         "DE": "GB", "DH": "B", "DK": "R", "HF": "DH", "SE": "DK", "TO": "P",
-                         "FS": "BT", "WH": "L", "WL": "RC", "FB": "SM", "FO": "VM", "CP": "DE"}}[GAME]
-
 def tk(position, after=None):
     args = [TK, "--game", GAME, "moves", "--json", "--position-out"]
     if RULES:
@@ -42,69 +35,12 @@ def tk(position, after=None):
         raise RuntimeError(r.stderr)
     return json.loads(r.stdout)
 
-def grid(pos):
-    """The board as rows of cells (None empty), top row first."""
-    rows = []
-    for row in pos.split(" ")[0].split("/"):
-        r = []
-        for c in row.split(","):
-            if c.isdigit():
-                r += [None] * int(c)
-            else:
-                r.append(c)
-        rows.append(r)
-    return rows
-
-def swap(c):
-    return None if c is None else (c.lower() if c.lstrip("+").isupper() else c.upper())
-
-def to_fen(pos):
-    """HaChu's setboard takes no side to move (it refuses one): the first mover moves. For
-    White to move, the board is turned 180 degrees with the sides swapped (`flipped`)."""
-    g = grid(pos)
-    if flipped(pos):
-        g = [[swap(c) for c in reversed(r)] for r in reversed(g)]
-    out = []
-    for row in g:
-        s = ""
-        empty = 0
-        for c in row:
-            if c is None:
-                empty += 1
-                continue
-            if empty:
-                s += str(empty)
-                empty = 0
-            prom = c.startswith("+")
-            code = c.lstrip("+")
-            upper = code.isupper()
-            code = code.upper()
-            if prom:
-                l = "+" + LETTER[PROMOTED_FROM[code]]
-            else:
-                l = LETTER[code]
-            s += l.upper() if upper else l
-        if empty:
-            s += str(empty)
-        out.append(s)
-    return "/".join(out)
-
-def flipped(pos):
-    return pos.split(" ")[1] == "w"
-
-FLIP = [False]
-
 def sq(xy):
-    x, y = xy
-    if FLIP[0]:
-        x, y = N - 1 - x, N - 1 - y
-    return "%s%d" % (chr(97 + x), y + 1)
+    """Our (x, y) in HaChu's squares: files a… from Black's left, ranks 1… from Black's side."""
+    return "%s%d" % (chr(97 + xy[0]), xy[1] + 1)
 
 def unsq(s):
-    x, y = ord(s[0]) - 97, int(s[1:]) - 1
-    if FLIP[0]:
-        x, y = N - 1 - x, N - 1 - y
-    return [x, y]
+    return [ord(s[0]) - 97, int(s[1:]) - 1]
 
 def key(m):
     """A move's identity: from, to, captured squares, promotion."""
@@ -145,7 +81,7 @@ class Hachu:
         self.p = subprocess.Popen([HACHU], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                   text=True, bufsize=1)
         self.n = 0
-        self.send("xboard\nprotover 2\nvariant %s\nnew\nmemory 16\noption Allow repeats=1\nforce" % GAME)
+        self.send("xboard\nprotover 2\nnew\nvariant %s\nmemory 16\noption Allow repeats=1\nforce" % GAME)
         self.sync()
 
     def send(self, s):
@@ -167,7 +103,7 @@ class Hachu:
                 lines.append(line)
 
     def reset(self, moves):
-        self.send("new\nforce")
+        self.send("new\nvariant %s\nforce" % GAME)
         for m in moves:
             self.send("usermove " + m)
         lines = self.sync()
@@ -221,31 +157,44 @@ def fnv1a(s):
         h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
     return h
 
+def tk_line(moves):
+    """Our moves and position after `moves` (our notation) from the opening: played, so that
+    state beyond the board (the counter-strike) is kept."""
+    args = [TK, "--game", GAME, "moves", "--json", "--position-out"]
+    if RULES:
+        args += ["--rules", RULES]
+    if moves:
+        args += ["--after"] + list(moves)
+    r = subprocess.run(args, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError(r.stderr)
+    return json.loads(r.stdout)
+
 def main():
     random.seed(SEED)
     h = Hachu()
     stats = dict(games=0, hachu_moves=0, hachu_illegal_for_us=0, positions=0, our_moves=0,
                  refused_by_hachu=0)
-    digest = hashlib.sha256()
     samples = []
     problems = []
+    games = []
     for g in range(GAMES):
         h.reset([])
-        d = tk(None)
-        pos = d["position"]
-        line = []
+        ours_line, line = [], []
+        d = tk_line(ours_line)
         for ply in range(300):
+            pos = d["position"]
             if not d["moves"]:
                 break
-            samples.append((pos, list(line)))
+            samples.append((g, ply, list(line), list(ours_line)))
             ours = {key(m): m for m in d["moves"]}
             if random.random() < 0.3:
                 m = random.choice(d["moves"])
-                FLIP[0] = False
                 ok, _ = h.try_move(hachu_text(m))
                 if not ok:
-                    problems.append(("refused in game", pos, m["notation"], hachu_text(m)))
-                    break
+                    problems.append(("refused in game", pos, m["notation"], hachu_text(m), line))
+                    h.reset(line)
+                    continue
                 h.send("usermove " + hachu_text(m))
                 h.sync()
             else:
@@ -254,52 +203,52 @@ def main():
                     break
                 try:
                     k = parse_hachu(mv, occupied_of(pos))
-                except Exception:
-                    print("unparsed", repr(mv), file=sys.stderr)
-                    raise
+                except (ValueError, IndexError):
+                    problems.append(("unparsed", pos, mv, None, line))
+                    break
                 stats["hachu_moves"] += 1
                 if k not in ours:
                     stats["hachu_illegal_for_us"] += 1
-                    problems.append(("hachu move not ours", pos, mv, k))
+                    problems.append(("hachu move not ours", pos, mv, k, line))
                     break
                 m = ours[k]
             line.append(hachu_text(m))
-            d = tk(pos, m["notation"])
-            pos = d["position"]
+            ours_line.append(m["notation"])
+            d = tk_line(ours_line)
+        games.append(ours_line)
         stats["games"] += 1
         print("game", g, "plies", ply, stats, file=sys.stderr)
     random.shuffle(samples)
+    samples = sorted(samples[:SAMPLES])
     oracle = []
-    for pos, line in samples[:SAMPLES]:
-        d = tk(pos)
+    for g, ply, line, ours_line in samples:
+        d = tk_line(ours_line)
         h.reset(line)
         stats["positions"] += 1
-        digest.update(pos.encode())
         refused = []
         for m in d["moves"]:
             stats["our_moves"] += 1
             ok, lines = h.try_move(hachu_text(m))
-            digest.update(("%s %d\n" % (m["notation"], ok)).encode())
             if not ok:
                 stats["refused_by_hachu"] += 1
                 refused.append(m["notation"])
-                problems.append(("refused", pos, m["notation"], hachu_text(m), line))
+                problems.append(("refused", d["position"], m["notation"], hachu_text(m), line))
+                # A refusal may leave HaChu in another state: start the position again.
+                h.reset(line)
         names = sorted(m["notation"] for m in d["moves"])
-        entry = "%d %016x %s" % (len(names), fnv1a(" ".join(names)), pos)
+        entry = "at %d %d %d %016x" % (g, ply, len(names), fnv1a(" ".join(names)))
         if refused:
             entry += " | " + " ".join(sorted(refused))
         oracle.append(entry)
     with open("oracle-%s-%d.txt" % (GAME, SEED), "w") as f:
         f.write("# " + json.dumps(stats) + "\n")
+        for g, moves in enumerate(games):
+            f.write("game %d %s\n" % (g, " ".join(moves)))
         for e in oracle:
             f.write(e + "\n")
     print(json.dumps(stats))
-    print("digest", digest.hexdigest())
     with open("problems-%s-%d.txt" % (GAME, SEED), "w") as f:
         for p in problems:
             f.write(repr(p) + "\n")
-    with open("samples-%s-%d.txt" % (GAME, SEED), "w") as f:
-        for pos, line in samples[:SAMPLES]:
-            f.write(pos + "\n")
 
 main()
