@@ -427,3 +427,44 @@ fn atsa_host_safe_plays_only_moves_atsas_host_can_judge() {
         assert!(host.judges(r, &pos, &m), "{text}");
     }
 }
+
+/// Runs the engine on `script` and waits up to `secs` for it to exit by itself (then kills
+/// it): whether it did, and its stdout.
+fn exits_within(secs: u64, args: &[&str], script: &[u8]) -> (bool, String) {
+    let mut child = engine(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(script).unwrap();
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    let exited = loop {
+        if child.try_wait().unwrap().is_some() {
+            break true;
+        }
+        if std::time::Instant::now() > end {
+            child.kill().unwrap();
+            break false;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let mut out = String::new();
+    std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut out).unwrap();
+    child.wait().unwrap();
+    (exited, out)
+}
+
+/// `quit`, or the end of input, right after `startgame` ends the session at once: the reader
+/// saw it before the session started to think, and the search must not outlive it.
+#[test]
+fn quit_or_end_of_input_right_after_startgame_exits_at_once() {
+    // A clock of 100,000 s: an engine that searched would think for far longer than the bound, which
+    // is generous because a debug build loading Taikyoku on a loaded machine takes seconds.
+    let start = b"atsiinit v0\nplayer 0\ntime 100000 0\nstartgame initial\n";
+    for end in [&b"quit\n"[..], b""] {
+        let script = [&start[..], end].concat();
+        let (exited, out) = exits_within(40, &[], &script);
+        assert!(exited, "still searching 40 s after {end:?}: {out}");
+    }
+}

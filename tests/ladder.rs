@@ -21,7 +21,7 @@ const LADDERS: &[(&str, &[&[&str]])] = &[
             &["tables"],
             &["movegen", "makemove"],
             &["rules"],
-            &["movecache", "reach", "explain", "notation"],
+            &["movecache", "attacks", "reach", "explain", "notation"],
             &["card", "perft"],
         ],
     ),

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{fails, ok, run};
+use common::{fails, listing, ok, run};
 use std::fs;
 use std::path::Path;
 use taikyoku_core::notation::position_string;
@@ -12,16 +12,6 @@ use taikyoku_records::store::{self, Overwrite};
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
-}
-
-/// The files in a directory, sorted.
-fn listing(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
 }
 
 #[test]

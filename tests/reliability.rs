@@ -71,6 +71,10 @@ fn a_movement_the_generator_cannot_hold_fails_fast_with_its_place() {
         ("(K-K-K-K-K-K-K-K)", "at most 5 legs"),
         (&*format!("({}K)", "K-".repeat(40_000)), "at most 5 legs"),
         ("(N-lR)", "not along a line"),
+        // 59 s and 14.3 GB for `moves` before: few directions, but riders after riders.
+        ("(Q-Q-Q-Q)", "squares to visit"),
+        ("(mcQ-mcQ-mcQ-mcQ)", "squares to visit"),
+        ("(R-R-R-R)", "squares to visit"),
     ] {
         let data = data_dir_with(|p| {
             assert!(p.contains(lion));
@@ -390,4 +394,20 @@ fn a_save_keeps_the_file_s_identity() {
         .unwrap()
         .collect();
     assert_eq!(names.len(), 1);
+}
+
+/// Table sizes and thread counts out of range are refused by every command that takes them,
+/// before anything is allocated (`--hash 1000000000` aborted, 18446744073709551615 panicked).
+#[test]
+fn hash_and_threads_out_of_range_are_refused() {
+    for hash in ["1000000000", "18446744073709551615", "0", "4097"] {
+        let e = usage_error(&["bestmove", "--depth", "1", "--hash", hash]);
+        assert!(e.contains("1..=4096"), "{hash}: {e}");
+        let e = usage_error(&["engine", "--hash", hash]);
+        assert!(e.contains("1..=4096"), "{hash}: {e}");
+    }
+    for threads in ["0", "65", "10000"] {
+        let e = usage_error(&["engine", "--threads", threads]);
+        assert!(e.contains("1..=64"), "{threads}: {e}");
+    }
 }

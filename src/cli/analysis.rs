@@ -8,8 +8,9 @@ use clap::Args;
 use serde_json::json;
 use std::time::Duration;
 use taikyoku_core::notation;
+use taikyoku_protocol::serve::Settings;
 use taikyoku_search::values;
-use taikyoku_search::{Computer, Info, Limits, SearchOptions, Stop};
+use taikyoku_search::{Computer, Info, Limits, SearchOptions, Stats, Stop};
 
 #[derive(Args, Debug)]
 pub struct BestmoveArgs {
@@ -26,9 +27,10 @@ pub struct BestmoveArgs {
     /// Search this many plies deep.
     #[arg(long, value_name = "D")]
     pub depth: Option<u32>,
-    /// Transposition table size in MiB.
-    #[arg(long, value_name = "MB", default_value_t = 64)]
-    pub hash: usize,
+    /// Transposition table size in MiB (1 to 4096, as `engine --hash`).
+    #[arg(long, value_name = "MB", default_value_t = 64,
+          value_parser = clap::value_parser!(u64).range(1..=Settings::MAX_HASH))]
+    pub hash: u64,
     /// Seed for breaking ties between equal moves.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -39,6 +41,11 @@ pub struct BestmoveArgs {
     /// one off).
     #[arg(long, value_name = "WEIGHTS", default_value = "")]
     pub eval: String,
+    /// Also print the tree's shape per depth: its nodes, the effective branching factor, the
+    /// quiescence search's share, the table's hit rate and how often the first move cut
+    /// (with --json: "stats", one object a depth).
+    #[arg(long)]
+    pub stats: bool,
     /// Print JSON: {"move", "score", "depth", "pv", "nodes", "nps"}.
     #[arg(long)]
     pub json: bool,
@@ -71,7 +78,7 @@ pub fn bestmove(g: &GameArgs, rs: &Option<String>, a: BestmoveArgs) -> Result<()
         ..Limits::default()
     };
     let opts = SearchOptions {
-        hash_mb: a.hash,
+        hash_mb: a.hash as usize,
         threads: a.threads as usize,
         seed: a.seed,
     };
@@ -79,7 +86,9 @@ pub fn bestmove(g: &GameArgs, rs: &Option<String>, a: BestmoveArgs) -> Result<()
     let mut computer = Computer::new(rules.clone(), opts);
     computer.set_weights(weights);
     let json = a.json;
+    let mut depths = Vec::new();
     let mut progress = |i: &Info| {
+        depths.push((i.depth, i.stats));
         if !json {
             let pv = notation_line(&rules, &pos, &i.pv).join(" ");
             eprintln!("depth {} score {} nodes {} {pv}", i.depth, i.score, i.nodes);
@@ -92,12 +101,14 @@ pub fn bestmove(g: &GameArgs, rs: &Option<String>, a: BestmoveArgs) -> Result<()
     let pv = notation_line(&rules, &pos, &r.pv);
     let nps = (r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-6)) as u64;
     let mv = notation::move_string(&rules, &pos, &best);
+    let shape = a.stats.then(|| tree_shape(&depths));
     if json {
-        return out(
-            &json!({"move": mv, "score": r.score, "depth": r.depth, "pv": pv,
-                           "nodes": r.nodes, "nps": nps})
-            .to_string(),
-        );
+        let mut v = json!({"move": mv, "score": r.score, "depth": r.depth, "pv": pv,
+                           "nodes": r.nodes, "nps": nps});
+        if let Some(rows) = shape {
+            v["stats"] = json!(rows.iter().map(DepthShape::to_json).collect::<Vec<_>>());
+        }
+        return out(&v.to_string());
     }
     out(&format!(
         "bestmove {mv}\nscore {}\ndepth {}\npv {}\nnodes {}\nnps {nps}",
@@ -105,7 +116,70 @@ pub fn bestmove(g: &GameArgs, rs: &Option<String>, a: BestmoveArgs) -> Result<()
         r.depth,
         pv.join(" "),
         r.nodes
-    ))
+    ))?;
+    if let Some(rows) = shape {
+        out("depth      nodes    ebf  quiescence  table-hits  first-move-cuts")?;
+        for d in rows {
+            out(&d.to_line())?;
+        }
+    }
+    Ok(())
+}
+
+/// One iteration's tree ([`Stats`] of the main thread, the iteration's share).
+struct DepthShape {
+    depth: u32,
+    nodes: u64,
+    /// This iteration's nodes over the last one's.
+    ebf: Option<f64>,
+    /// Shares of the iteration's nodes, probes and cuts, in per cent.
+    quiescence: f64,
+    table_hits: f64,
+    first_cuts: f64,
+}
+
+/// Per completed depth, the counters' growth over the iteration before.
+fn tree_shape(depths: &[(u32, Stats)]) -> Vec<DepthShape> {
+    let pct = |a: u64, b: u64| {
+        if b == 0 {
+            0.0
+        } else {
+            100.0 * a as f64 / b as f64
+        }
+    };
+    let mut last = Stats::default();
+    let mut last_nodes = None;
+    let mut rows = Vec::new();
+    for &(depth, s) in depths {
+        let nodes = s.nodes - last.nodes;
+        rows.push(DepthShape {
+            depth,
+            nodes,
+            ebf: last_nodes.map(|l: u64| nodes as f64 / l.max(1) as f64),
+            quiescence: pct(s.qnodes - last.qnodes, nodes),
+            table_hits: pct(s.tt_hits - last.tt_hits, s.tt_probes - last.tt_probes),
+            first_cuts: pct(s.first_cuts - last.first_cuts, s.cuts - last.cuts),
+        });
+        last = s;
+        last_nodes = Some(nodes);
+    }
+    rows
+}
+
+impl DepthShape {
+    fn to_line(&self) -> String {
+        let ebf = self.ebf.map_or("-".into(), |e| format!("{e:.2}"));
+        format!(
+            "{:>5} {:>10} {:>6} {:>10.1}% {:>10.1}% {:>15.1}%",
+            self.depth, self.nodes, ebf, self.quiescence, self.table_hits, self.first_cuts
+        )
+    }
+
+    fn to_json(&self) -> serde_json::Value {
+        json!({"depth": self.depth, "nodes": self.nodes, "ebf": self.ebf,
+               "quiescence": self.quiescence, "table_hits": self.table_hits,
+               "first_move_cuts": self.first_cuts})
+    }
 }
 
 /// The moves of a line in notation, each in the position it is played from.

@@ -27,12 +27,14 @@ pub struct EngineArgs {
     /// Seed of the greedy and random policies and of the search's tie-breaks.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Transposition table size in MiB.
-    #[arg(long, value_name = "MIB", default_value_t = 64)]
-    pub hash: usize,
-    /// Search threads.
-    #[arg(long, value_name = "N", default_value_t = 1)]
-    pub threads: usize,
+    /// Transposition table size in MiB (1 to 4096).
+    #[arg(long, value_name = "MIB", default_value_t = 64,
+          value_parser = clap::value_parser!(u64).range(1..=Settings::MAX_HASH))]
+    pub hash: u64,
+    /// Search threads (1 to 64).
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..=Settings::MAX_THREADS))]
+    pub threads: u64,
     /// Weights of the evaluation's terms, NAME=N pairs (mobility, stake, hunt; 0 switches
     /// one off), for A/B matches.
     #[arg(long, value_name = "WEIGHTS", default_value = "")]
@@ -63,8 +65,8 @@ impl EngineArgs {
                 .transpose()
                 .map_err(usage)?,
             seed: self.seed,
-            hash: Settings::hash_mib(self.hash as u64),
-            threads: Settings::thread_count(self.threads as u64),
+            hash: self.hash as usize,
+            threads: self.threads as usize,
             host_safe: self.atsa_host_safe,
             weights: (self.eval.parse()).map_err(|e| CliError::Usage(format!("--eval: {e}")))?,
         })

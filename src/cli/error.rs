@@ -28,6 +28,8 @@ pub enum CliError {
     Terminal(#[from] TuiError),
     #[error(transparent)]
     Io(#[from] std::io::Error),
+    #[error(transparent)]
+    Bench(#[from] super::bench::BenchError),
     /// A command line that asks for something unknown or impossible.
     #[error("{0}")]
     Usage(String),

@@ -7,6 +7,7 @@
 //! this one (the clap definitions of the command line and the dispatch).
 
 pub mod analysis;
+pub mod bench;
 pub mod engine;
 pub mod error;
 pub mod load;
@@ -75,6 +76,9 @@ pub enum Command {
     Bestmove(analysis::BestmoveArgs),
     /// Print every kind's value as the engine's evaluation derives it from the data.
     Values(analysis::ValuesArgs),
+    /// Search a fixed list of positions of every game to a fixed depth: the total nodes (the
+    /// search's signature) and nodes a second.
+    Bench(bench::BenchArgs),
     /// Be an ATSI v00 engine on stdin/stdout, or over WebSocket with --listen (the ATSA
     /// site's Play page connects to it).
     Engine(engine::EngineArgs),
@@ -114,6 +118,7 @@ pub fn run(cli: Cli, play: impl play::OpenGame) -> Result<(), CliError> {
         Some(Command::Engine(a)) => engine::run(load_rules(g, rs)?, &a),
         Some(Command::Bestmove(a)) => analysis::bestmove(g, rs, a),
         Some(Command::Values(a)) => analysis::values(g, rs, a),
+        Some(Command::Bench(a)) => bench::bench(g, a),
         Some(Command::Match(a)) => matches::run(load_rules(g, rs)?, a),
     }
 }

@@ -1,9 +1,12 @@
 //! Move generation and perft from the opening, per rule set; make/unmake against copying the
 //! board, incremental against full generation, and the outcome test against generating every
 //! move (the old way), on the opening and on a position 80 random moves in.
+//! The incremental attack information against computing it afresh after every move (`attacks_`).
 //! Run with `cargo bench --bench movegen`.
 
 use divan::Bencher;
+use divan::counter::ItemsCount;
+use taikyoku_core::attacks::Attacks;
 use taikyoku_core::game::Game;
 use taikyoku_core::movecache::MoveCache;
 use taikyoku_core::movegen::Scratch;
@@ -177,4 +180,100 @@ fn perft_2_no_bulk(bencher: Bencher, name: &str) {
     let r = rules(name);
     let p = r.start_position();
     bencher.bench_local(|| perft::perft_no_bulk(&r, divan::black_box(&p), 2));
+}
+
+const MIDGAME: [usize; 3] = [0, 80, 200];
+
+/// Per legal move of the `atsa` position `plies` in: `each` (which makes and unmakes it) with
+/// the state `start` makes, counted per move.
+fn per_move<T>(
+    bencher: Bencher,
+    plies: usize,
+    start: impl FnOnce(&Rules, &Position) -> T,
+    mut each: impl FnMut(&Rules, &mut Position, &mut T, &Move),
+) {
+    let r = rules("atsa");
+    let mut p = position(&r, plies);
+    let moves = r.legal_moves(&p);
+    let mut state = start(&r, &p);
+    bencher
+        .counter(ItemsCount::new(moves.len()))
+        .bench_local(|| {
+            for m in &moves {
+                each(&r, &mut p, &mut state, m);
+            }
+        });
+}
+
+/// Make the move, bring the attack information up to date (both sides' every piece, as a
+/// query needs it), unmake it (the information restored).
+#[divan::bench(consts = MIDGAME)]
+fn attacks_update_per_move<const PLIES: usize>(bencher: Bencher) {
+    per_move(bencher, PLIES, Attacks::new, |r, p, a, m| {
+        let undo = a.make(r, p, m);
+        a.update(r, p);
+        a.unmake(r, p, undo);
+    });
+}
+
+/// Make the move, compute the attack information afresh, unmake it.
+#[divan::bench(consts = MIDGAME, sample_count = 10)]
+fn attacks_rebuild_per_move<const PLIES: usize>(bencher: Bencher) {
+    per_move(bencher, PLIES, Attacks::new, |r, p, a, m| {
+        let undo = r.make(p, m);
+        a.build(r, p);
+        r.unmake(p, undo);
+    });
+}
+
+/// Make the move, list the replier's captures that may gain from the attack information,
+/// unmake it (a quiescence node's generation).
+#[divan::bench(consts = MIDGAME)]
+fn attacks_captures_per_move<const PLIES: usize>(bencher: Bencher) {
+    let start = |r: &Rules, p: &Position| (Attacks::new(r, p), Vec::new());
+    per_move(bencher, PLIES, start, |r, p, (a, out), m| {
+        let undo = a.make(r, p, m);
+        out.clear();
+        a.captures_into(r, p, p.to_move(), out);
+        a.unmake(r, p, undo);
+    });
+}
+
+/// The same from the move cache, as the search does it today: built for the replier (here
+/// once for all the moves), then per move the captures that may gain.
+#[divan::bench(consts = MIDGAME)]
+fn movecache_captures_per_move<const PLIES: usize>(bencher: Bencher) {
+    let start = |r: &Rules, p: &Position| {
+        let mut cache = MoveCache::new();
+        cache.build(r, p, p.to_move().opponent());
+        (cache, Vec::new())
+    };
+    per_move(bencher, PLIES, start, |r, p, (cache, out), m| {
+        let undo = r.make(p, m);
+        out.clear();
+        cache.captures_after(r, p, std::slice::from_ref(m), out);
+        r.unmake(p, undo);
+    });
+}
+
+/// The same generated in full after each move.
+#[divan::bench(consts = MIDGAME)]
+fn generated_captures_per_move<const PLIES: usize>(bencher: Bencher) {
+    let start = |_: &Rules, _: &Position| (Scratch::default(), Vec::new());
+    per_move(bencher, PLIES, start, |r, p, (scratch, out), m| {
+        let undo = r.make(p, m);
+        out.clear();
+        r.gainful_captures_into(p, scratch, out);
+        r.unmake(p, undo);
+    });
+}
+
+/// Building the move cache for the replier, which the search does at every node with a
+/// second child to search (the attack information never needs it).
+#[divan::bench(consts = MIDGAME)]
+fn movecache_build<const PLIES: usize>(bencher: Bencher) {
+    let r = rules("atsa");
+    let p = position(&r, PLIES);
+    let mut cache = MoveCache::new();
+    bencher.bench_local(|| cache.build(&r, divan::black_box(&p), p.to_move().opponent()));
 }

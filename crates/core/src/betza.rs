@@ -1,7 +1,7 @@
 //! The Betza/XBetza parser: turns a piece's movement string into [`Pattern`]s, the intermediate
 //! form the move generator compiles. The accepted dialect is documented in `docs/betza.md`.
 
-use crate::geometry::Vec2;
+use crate::geometry::{MAX_SIDE, Vec2};
 use std::fmt;
 
 /// The most legs a move can have.
@@ -13,6 +13,12 @@ pub const MAX_STOPS: usize = MAX_LEGS - 1;
 /// The most rays a movement may compile to (every leg's every direction, after every direction
 /// of the legs before it); the generator walks them all, so this bounds memory and time.
 pub const MAX_RAYS: usize = 8192;
+
+/// The most squares a movement's legs may visit from the centre of the largest board (every
+/// stop of every leg, after every stop of the legs before it, on an empty board): the work
+/// of generating its moves. Directions alone do not bound it: `(Q-Q-Q-Q)` has 4,680 rays
+/// but visits about 4·10⁹ squares.
+pub const MAX_VISITS: usize = 1 << 20;
 
 /// A parse failure: what was expected, at which byte of the string.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -305,7 +311,7 @@ pub fn parse(s: &str) -> Result<Vec<Pattern>, ParseError> {
     if p.at_end() {
         return Err(p.err("an empty movement; expected at least one atom such as W, F or R"));
     }
-    let mut rays = 0;
+    let (mut rays, mut visits) = (0, 0);
     while !p.at_end() {
         let start = p.i;
         let before = out.len();
@@ -317,12 +323,19 @@ pub fn parse(s: &str) -> Result<Vec<Pattern>, ParseError> {
             }
         }
         rays += ray_bound(&out[before..]);
-        if rays > MAX_RAYS {
+        visits += visit_bound(&out[before..], MAX_VISITS - visits);
+        let too_large = match () {
+            _ if rays > MAX_RAYS => format!("more than {MAX_RAYS} directions to follow in all"),
+            _ if visits > MAX_VISITS => format!(
+                "more than {MAX_VISITS} squares to visit in all from the middle of a \
+                 {MAX_SIDE}×{MAX_SIDE} board"
+            ),
+            _ => String::new(),
+        };
+        if !too_large.is_empty() {
             return Err(ParseError {
                 offset: start,
-                message: format!(
-                    "the movement is too large: more than {MAX_RAYS} directions to follow in all"
-                ),
+                message: format!("the movement is too large: {too_large}"),
             });
         }
         p.skip_ws();
@@ -335,7 +348,51 @@ pub fn ray_bound(patterns: &[Pattern]) -> usize {
     patterns.iter().map(Pattern::ray_bound).sum()
 }
 
+/// How many squares these patterns' legs visit from the centre of the largest board,
+/// counted up to just over `cap` (the count stops there, so that counting is bounded too).
+pub fn visit_bound(patterns: &[Pattern], cap: usize) -> usize {
+    let mut count = 0;
+    for p in patterns {
+        let centre = Vec2::new(i32::from(MAX_SIDE) / 2, i32::from(MAX_SIDE) / 2);
+        p.visit(0, centre, None, cap, &mut count);
+        if count > cap {
+            break;
+        }
+    }
+    count
+}
+
 impl Pattern {
+    /// Counts into `count` (up to just over `cap`) the squares legs `k..` visit from `at` on
+    /// an empty board of the largest size, `previous` the direction of leg `k - 1`. Every
+    /// rider slides to the edge (a hopper could, over pieces); a shot's next leg starts
+    /// where the shot did.
+    fn visit(&self, k: usize, at: Vec2, previous: Option<Vec2>, cap: usize, count: &mut usize) {
+        let Some(leg) = self.legs.get(k) else { return };
+        // Directions that select nothing are refused elsewhere, with their place.
+        let Ok(vectors) = leg.vectors(previous) else {
+            return;
+        };
+        let side = i32::from(MAX_SIDE);
+        for v in vectors {
+            let (mut sq, mut steps) = (at, 0);
+            loop {
+                sq = sq + v;
+                steps += 1;
+                let on_board = (0..side).contains(&sq.x) && (0..side).contains(&sq.y);
+                if !on_board || (leg.range != 0 && steps > u32::from(leg.range)) {
+                    break;
+                }
+                *count += 1;
+                if *count > cap {
+                    return;
+                }
+                let next = if leg.shoot { at } else { sq };
+                self.visit(k + 1, next, Some(v), cap, count);
+            }
+        }
+    }
+
     /// Checks what the generator would refuse when compiling a multi-leg move, so that the
     /// error can say where: range capture in a chain, and later legs whose letters select
     /// nothing after some direction of the leg before. Errs with the leg's index.
@@ -978,10 +1035,36 @@ mod tests {
         let long = format!("({}K)", "K-".repeat(40_000));
         assert_eq!(parse(&long).unwrap_err().offset, 11);
         // Many patterns: bounded in total.
-        let many = "(Q-Q-Q)".repeat(20);
+        let many = "(K-K-K-K)".repeat(20);
         let e = parse(&many).unwrap_err();
-        assert!(e.message.contains("too large"), "{e}");
-        assert!(e.offset > 0 && e.offset.is_multiple_of(7), "{e}");
+        assert!(e.message.contains("directions to follow"), "{e}");
+        assert!(e.offset > 0 && e.offset.is_multiple_of(9), "{e}");
+    }
+
+    /// Few directions can still mean too much work: riders after riders visit the board's
+    /// every square from every square they stop on. Refused at once, without walking them.
+    #[test]
+    fn movements_that_visit_too_many_squares_are_refused_quickly() {
+        let start = std::time::Instant::now();
+        for (movement, offset) in [
+            ("(Q-Q-Q-Q)", 0),
+            ("(mcQ-mcQ-mcQ-mcQ)", 0),
+            ("(R-R-R-R)", 0),
+            ("(Q-Q-Q)", 0),
+            (
+                "K(R-R-K)(R-R-K)(R-R-K)(R-R-K)(R-R-K)(R-R-K)(R-R-K)(R-R-K)",
+                50,
+            ),
+        ] {
+            let e = parse(movement).unwrap_err();
+            assert!(e.message.contains("squares to visit"), "{movement}: {e}");
+            assert_eq!(e.offset, offset, "{movement}: {e}");
+        }
+        assert!(start.elapsed().as_secs() < 5, "took {:?}", start.elapsed());
+        // The largest real movement (Kō shōgi's) visits 68,268: well within.
+        let real = parse("mR5(mR5-!Q7)(mR5-!Q7-!Q7)!Q7(!Q7-!Q7)").unwrap();
+        assert_eq!(visit_bound(&real, usize::MAX), 68_268);
+        assert_eq!(visit_bound(&parse("R(R-sR)").unwrap(), usize::MAX), 8190);
     }
 
     #[test]

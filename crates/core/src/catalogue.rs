@@ -210,6 +210,39 @@ fn parse_betza(
 /// memory and time.
 pub const MAX_CATALOGUE_RAYS: usize = 200_000;
 
+/// At most how many squares a whole catalogue's movements visit (each counted as
+/// [`betza::MAX_VISITS`] counts them): the real catalogues visit at most 343,023 (Kō shōgi's).
+pub const MAX_CATALOGUE_VISITS: usize = 1 << 22;
+
+/// The size of a catalogue's movements so far, bounded by [`MAX_CATALOGUE_RAYS`] and
+/// [`MAX_CATALOGUE_VISITS`].
+#[derive(Default)]
+struct Totals {
+    rays: usize,
+    visits: usize,
+}
+
+impl Totals {
+    fn add(&mut self, patterns: &[betza::Pattern]) {
+        self.rays += betza::ray_bound(patterns);
+        let room = (MAX_CATALOGUE_VISITS + 1).saturating_sub(self.visits);
+        self.visits += betza::visit_bound(patterns, room);
+    }
+
+    /// What is over its bound, if anything.
+    fn over(&self) -> Option<String> {
+        if self.rays > MAX_CATALOGUE_RAYS {
+            Some(format!(
+                "more than {MAX_CATALOGUE_RAYS} directions to follow"
+            ))
+        } else if self.visits > MAX_CATALOGUE_VISITS {
+            Some(format!("more than {MAX_CATALOGUE_VISITS} squares to visit"))
+        } else {
+            None
+        }
+    }
+}
+
 /// Every piece's code, checked (letters only, unique), with its kind id.
 fn index_codes(
     src: &Source,
@@ -264,8 +297,8 @@ impl Codes<'_> {
         ids.filter_map(Result::transpose).collect()
     }
 
-    /// Piece `id`, read and checked; `rays` counts the catalogue's rays so far.
-    fn kind(&self, id: KindId, p: RawPiece, rays: &mut usize) -> Result<PieceKind, DataError> {
+    /// Piece `id`, read and checked; `totals` sizes the catalogue's movements so far.
+    fn kind(&self, id: KindId, p: RawPiece, totals: &mut Totals) -> Result<PieceKind, DataError> {
         let src = self.src;
         let code = p.code.get_ref().clone();
         if p.name.get_ref().trim().is_empty() {
@@ -282,7 +315,7 @@ impl Codes<'_> {
         }
         let ranked = p.rank.is_some();
         let patterns = parse_betza(src, &code, &p.betza, ranked)?;
-        *rays += betza::ray_bound(&patterns);
+        totals.add(&patterns);
         let promotes_to = self.promotion(id, &code, &p)?;
         let cannot = self.cannot(&code, &p)?;
         if let Some(b) = &p.burns
@@ -294,13 +327,11 @@ impl Codes<'_> {
                 format!("piece {code}: a burning piece cannot be a range capturer (rank)"),
             ));
         }
-        let overrides = self.overrides(&code, ranked, p.rules, rays)?;
-        if *rays > MAX_CATALOGUE_RAYS {
+        let overrides = self.overrides(&code, ranked, p.rules, totals)?;
+        if let Some(over) = totals.over() {
             return Err(src.error_span(
                 &p.betza.span(),
-                format!(
-                    "piece {code}: the movements up to here are too large in all (more than {MAX_CATALOGUE_RAYS} directions to follow)"
-                ),
+                format!("piece {code}: the movements up to here are too large in all ({over})"),
             ));
         }
         Ok(PieceKind {
@@ -376,7 +407,7 @@ impl Codes<'_> {
         code: &str,
         ranked: bool,
         raw: BTreeMap<String, Spanned<RawOverride>>,
-        rays: &mut usize,
+        totals: &mut Totals,
     ) -> Result<BTreeMap<String, Override>, DataError> {
         let mut overrides = BTreeMap::new();
         for (rs, o) in raw {
@@ -385,7 +416,7 @@ impl Codes<'_> {
             let betza = match &o.betza {
                 Some(b) => {
                     let patterns = parse_betza(self.src, code, b, ranked)?;
-                    *rays += betza::ray_bound(&patterns);
+                    totals.add(&patterns);
                     Some((b.get_ref().clone(), patterns))
                 }
                 None => None,
@@ -453,9 +484,9 @@ impl Catalogue {
             by_code: index_codes(src, &raw.piece)?,
         };
         let mut kinds = Vec::with_capacity(raw.piece.len());
-        let mut rays = 0;
+        let mut totals = Totals::default();
         for (i, p) in raw.piece.into_iter().enumerate() {
-            kinds.push(codes.kind(i as KindId, p.into_inner(), &mut rays)?);
+            kinds.push(codes.kind(i as KindId, p.into_inner(), &mut totals)?);
         }
         Ok(Catalogue {
             kinds,
@@ -700,5 +731,13 @@ note = "why"
         let text: String = (0..50).map(piece).collect();
         let e = cat(&text).unwrap_err();
         assert!(e.message.contains("too large in all"), "{e}");
+        // Few directions each, but too many squares to visit in all.
+        let text = text.replace("(K-K-K-K)", "(R-R-K)");
+        let e = cat(&text).unwrap_err();
+        assert!(e.message.contains("squares to visit"), "{e}");
+        // The real catalogues load (the largest visits 343,023 in all).
+        for game in ["taikyoku", "sho", "koshogi"] {
+            crate::game::Game::builtin(game).unwrap();
+        }
     }
 }

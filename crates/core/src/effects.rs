@@ -143,6 +143,17 @@ impl EffectTable {
         }))
     }
 
+    /// The kinds whose presence on the board (per side) generation reads: those a kind needs
+    /// to promote and those whose absence gives a kind its other movement. Nothing else a
+    /// piece's moves depend on lies off the cells its generation reads ([`crate::attacks`]).
+    pub(crate) fn watched_kinds(&self) -> Vec<KindId> {
+        let absent = self.alternative.iter().flatten().map(|(a, _)| a);
+        let mut kinds: Vec<KindId> = self.needs.iter().chain(absent).flatten().copied().collect();
+        kinds.sort_unstable();
+        kinds.dedup();
+        kinds
+    }
+
     /// Whether `piece` may promote now: it has a promotion, has not promoted (unless the rule
     /// set allows promoting again), and its side keeps what it depends on.
     pub(crate) fn may_promote(&self, pos: &Position, piece: Piece) -> bool {

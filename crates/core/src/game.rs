@@ -4,7 +4,7 @@
 
 use crate::catalogue::{Catalogue, KindId, PieceKind, Reading, fold};
 use crate::error::{DataError, Source, utf8_text};
-use crate::geometry::Dims;
+use crate::geometry::{Dims, MAX_SIDE};
 use crate::params::{
     Burning, Effects, Params, RawEffects, RawParams, RawPromotion, RawRange, RawTrade,
 };
@@ -512,8 +512,8 @@ fn reading(kind: &PieceKind, rs: &RuleSet) -> Reading {
 /// The board size of a game file.
 fn board(src: &Source, raw: &RawGame) -> Result<Dims, DataError> {
     for (s, what) in [(&raw.files, "files"), (&raw.ranks, "ranks")] {
-        if !(2..=64).contains(s.get_ref()) {
-            return Err(src.error_span(&s.span(), format!("{what} must be 2 to 64")));
+        if !(2..=MAX_SIDE).contains(s.get_ref()) {
+            return Err(src.error_span(&s.span(), format!("{what} must be 2 to {MAX_SIDE}")));
         }
     }
     Ok(Dims {

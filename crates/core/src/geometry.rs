@@ -118,6 +118,9 @@ impl std::ops::Add for Vec2 {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Square(pub u16);
 
+/// The most files or ranks a board may have.
+pub const MAX_SIDE: u8 = 64;
+
 /// The size of a board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Dims {

@@ -5,6 +5,7 @@
 //! (catalogue, setup, rule sets); [`rules::Rules`] compiles one rule set and generates and plays
 //! moves on a [`position::Position`]; [`notation`] writes and reads squares, moves and positions.
 
+pub mod attacks;
 pub mod auras;
 pub mod betza;
 pub mod card;

@@ -244,6 +244,12 @@ impl Position {
         })
     }
 
+    /// Per side, a bit per mailbox cell holding one of its pieces (64 cells a word).
+    #[inline]
+    pub(crate) fn occupied_bits(&self, side: Side) -> &[u64] {
+        &self.occupied[side.index()]
+    }
+
     /// The mailbox cells holding `side`'s pieces, in square order.
     #[inline]
     pub fn side_cells(&self, side: Side) -> impl Iterator<Item = usize> + '_ {

@@ -387,15 +387,7 @@ mod tests {
     use super::*;
     use crate::history::History;
     use taikyoku_core::rules::Rules;
-
-    fn names(dir: &Path) -> Vec<String> {
-        let mut v: Vec<String> = fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        v.sort();
-        v
-    }
+    use taikyoku_testkit::listing;
 
     #[test]
     fn atomic_writes_replace_and_leave_no_temporary_file() {
@@ -404,11 +396,11 @@ mod tests {
         write_atomic(&path, b"one").unwrap();
         write_atomic(&path, b"two").unwrap();
         assert_eq!(fs::read(&path).unwrap(), b"two");
-        assert_eq!(names(dir.path()), ["a.txt"]);
+        assert_eq!(listing(dir.path()), ["a.txt"]);
         // A failed write (the target is a directory) leaves nothing behind either.
         fs::create_dir(dir.path().join("d")).unwrap();
         assert!(write_atomic(&dir.path().join("d"), b"x").is_err());
-        assert_eq!(names(dir.path()), ["a.txt", "d"]);
+        assert_eq!(listing(dir.path()), ["a.txt", "d"]);
     }
 
     #[test]
@@ -456,7 +448,7 @@ mod tests {
         assert_eq!(rec.moves(), new.moves());
         // Resuming and saving again keeps the same file.
         save(&path, &rec, Overwrite::Record).unwrap();
-        assert_eq!(names(&auto).len(), 4);
+        assert_eq!(listing(&auto).len(), 4);
     }
 
     #[test]

@@ -40,6 +40,24 @@ pub struct Info {
     pub nodes: u64,
     pub pv: Vec<Move>,
     pub elapsed: Duration,
+    /// The main thread's counters since the search began.
+    pub stats: Stats,
+}
+
+/// How the main thread's tree looked, counted since the search began (`bestmove --stats`
+/// prints them per depth): the shape of the tree, to see where it grows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Every node, the quiescence search's included.
+    pub nodes: u64,
+    /// The quiescence search's nodes.
+    pub qnodes: u64,
+    /// Table probes of the main search, and those that found an entry.
+    pub tt_probes: u64,
+    pub tt_hits: u64,
+    /// Main-search nodes that failed high, and those whose first move did.
+    pub cuts: u64,
+    pub first_cuts: u64,
 }
 
 /// What a search found.
@@ -158,6 +176,7 @@ pub(crate) struct Worker {
     scratch: Scratch,
     // The current search.
     nodes: u64,
+    stats: Stats,
     /// A helper's nodes already added to [`Shared::helper_nodes`].
     published: u64,
     node_limit: u64,
@@ -228,6 +247,7 @@ impl Worker {
             plies: (0..MAX_PLY + 1).map(|_| Ply::default()).collect(),
             scratch: Scratch::default(),
             nodes: 0,
+            stats: Stats::default(),
             published: 0,
             node_limit: u64::MAX,
             deadline: None,
@@ -254,6 +274,7 @@ impl Worker {
     /// position and the material balance from the side to move's view.
     fn begin(&mut self, job: &Job) -> (Position, i32) {
         self.nodes = 0;
+        self.stats = Stats::default();
         self.published = 0;
         self.last_score = None;
         self.stopped = false;
@@ -324,6 +345,10 @@ impl Worker {
                 nodes: self.nodes + self.shared.helper_nodes.load(Ordering::Relaxed),
                 pv: result.pv.clone(),
                 elapsed,
+                stats: Stats {
+                    nodes: self.nodes,
+                    ..self.stats
+                },
             });
             let decided = score.abs() > MATE_BOUND && (MATE - score.abs()) as u32 <= depth;
             if decided
@@ -487,6 +512,8 @@ impl Worker {
         };
         let key = pos.hash();
         let hit = self.shared.table.probe(key);
+        self.stats.tt_probes += 1;
+        self.stats.tt_hits += hit.is_some() as u64;
         if let Some(s) = hit.and_then(|e| n.table_cut(&e)) {
             return s;
         }
@@ -620,6 +647,8 @@ impl Worker {
                         self.root_best = Some((m, s));
                     }
                     if s >= n.beta {
+                        self.stats.cuts += 1;
+                        self.stats.first_cuts += (best.searched == 1) as u64;
                         if quiet {
                             self.reward(n.ply, &m, n.depth);
                         }
@@ -822,6 +851,7 @@ impl Worker {
             return s;
         }
         self.nodes += 1;
+        self.stats.qnodes += 1;
         if self.check_stop(stop) {
             return 0;
         }

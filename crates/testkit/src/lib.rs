@@ -193,3 +193,13 @@ pub fn random_game(
     let record = taikyoku_records::record::Record::new(&history);
     (record, history.position().clone())
 }
+
+/// The names of the files in a directory, sorted: what a test expects a save to have left.
+pub fn listing(dir: &std::path::Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}

@@ -29,6 +29,8 @@ pub(super) struct Ctx<'a> {
     pub(super) at: usize,
     /// It burns the pieces next to where it lands.
     pub(super) burns: bool,
+    /// The move being emitted burns an enemy piece ([`Ctx::burn_mask`]).
+    pub(super) burns_enemy: bool,
     /// An enemy fog keeps it from shooting.
     pub(super) fogged: bool,
     /// Squares emptied by earlier legs' captures.
@@ -81,6 +83,7 @@ impl<'a> Ctx<'a> {
             bars: &kinds.bars[piece.kind as usize],
             at: idx,
             burns: kinds.burns[piece.kind as usize],
+            burns_enemy: false,
             fogged: false,
             taken: [0; MAX_STOPS],
             n_taken: 0,
@@ -210,6 +213,7 @@ impl Ctx<'_> {
         let burning = self.rules.burning;
         let stride = self.pos.stride() as isize;
         let mut mask = 0;
+        self.burns_enemy = false;
         for (i, &(dx, dy)) in NEIGHBOURS.iter().enumerate() {
             let c = self.cell(to.wrapping_add_signed(dy as isize * stride + dx as isize));
             let Some(p) = decode(c) else {
@@ -222,11 +226,13 @@ impl Ctx<'_> {
                 }
                 if enemy && burning.arrivals {
                     // Burnt as it arrives, before it burns anything.
+                    self.burns_enemy = false;
                     return 0;
                 }
             }
             if enemy || burning.own {
                 mask |= 1 << i;
+                self.burns_enemy |= enemy;
             }
         }
         mask
@@ -281,8 +287,8 @@ impl Ctx<'_> {
         if self.captures_only && !m.captures() {
             return;
         }
-        // Taking only its own pieces, a piece gains nothing unless it promotes.
-        let keep_all = !self.gainful || captured || self.clears_enemy || self.burns;
+        // Taking (or burning) only its own pieces, a piece gains nothing unless it promotes.
+        let keep_all = !self.gainful || captured || self.clears_enemy || self.burns_enemy;
         let push = |out: &mut Vec<Move>, keys: &mut Vec<(usize, u64)>, m: Move, key| {
             if keep_all || m.promotes() {
                 push(out, keys, m, key);

@@ -4,15 +4,17 @@
 //! message; malformed input is answered with a `log error: …` line and logged on stderr,
 //! never a panic. Like any engine, it writes its log lines on stderr.
 //!
-//! Bottom to top: [`settings`] and `summary` → [`session`] (one host's conversation; how the
+//! Bottom to top: [`settings`], `summary` and [`interrupt`] → [`session`] (one host's conversation; how the
 //! engine thinks in `session::think`) → [`stdio`] and [`websocket`] (the transports).
 
+pub mod interrupt;
 pub mod session;
 pub mod settings;
 pub mod stdio;
 mod summary;
 pub mod websocket;
 
+pub use interrupt::{Interrupt, ends_search};
 pub use session::{Flow, Session, SessionLog};
 pub use settings::{Policy, Settings, SettingsError};
 pub use stdio::stdio;

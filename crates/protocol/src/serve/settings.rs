@@ -49,6 +49,30 @@ pub enum SettingsError {
     NotBool(String),
     #[error("unknown parameter {0:?}")]
     UnknownParam(String),
+    /// Outside the range its `param` line announces (refused, not clamped in silence).
+    #[error("{name}: {value} is not from {lo} to {hi}")]
+    OutOfRange {
+        name: &'static str,
+        value: u64,
+        lo: u64,
+        hi: u64,
+    },
+}
+
+/// The ranges `param` announces and `setparam` keeps to: `(name, lowest, highest)`.
+const RANGES: [(&str, u64, u64); 3] = [("depth", 0, 63), ("hash", 1, 4096), ("threads", 1, 64)];
+
+/// `value` if it is within `name`'s range in [`RANGES`].
+fn in_range(name: &str, value: u64) -> Result<u64, SettingsError> {
+    match RANGES.iter().find(|r| r.0 == name) {
+        Some(&(name, lo, hi)) if !(lo..=hi).contains(&value) => Err(SettingsError::OutOfRange {
+            name,
+            value,
+            lo,
+            hi,
+        }),
+        _ => Ok(value),
+    }
 }
 
 /// The settings `setparam` can change.
@@ -59,9 +83,9 @@ pub struct Settings {
     pub nodes: Option<u64>,
     pub movetime: Option<Duration>,
     pub seed: u64,
-    /// The transposition table in MiB ([`Settings::hash_mib`]).
+    /// The transposition table in MiB, 1 to [`Settings::MAX_HASH`].
     pub hash: usize,
-    /// Search threads ([`Settings::thread_count`]).
+    /// Search threads, 1 to [`Settings::MAX_THREADS`].
     pub threads: usize,
     /// Play only moves ATSA's web host can judge ([`crate::atsi::AtsaHost`]).
     pub host_safe: bool,
@@ -69,15 +93,10 @@ pub struct Settings {
 }
 
 impl Settings {
-    /// A table size within what the engine takes: 1 to 4096 MiB.
-    pub fn hash_mib(mib: u64) -> usize {
-        mib.clamp(1, 4096) as usize
-    }
-
-    /// A thread count within what the engine takes: 1 to 64.
-    pub fn thread_count(n: u64) -> usize {
-        n.clamp(1, 64) as usize
-    }
+    /// The most MiB of table (`--hash`, `setparam hash`).
+    pub const MAX_HASH: u64 = RANGES[1].2;
+    /// The most search threads (`--threads`, `setparam threads`).
+    pub const MAX_THREADS: u64 = RANGES[2].2;
 
     /// `seconds` as a move time, at most an hour.
     pub fn seconds(seconds: f64) -> Result<Duration, SettingsError> {
@@ -92,17 +111,17 @@ impl Settings {
         let names: Vec<String> = POLICIES.iter().map(|(n, _)| n.to_string()).collect();
         [
             ("policy", ParamType::Enum(names)),
-            ("depth", int(0, 63)),
-            ("nodes", int(0, i64::MAX)),
+            ("depth", int(RANGES[0])),
+            ("nodes", int(("nodes", 0, i64::MAX as u64))),
             (
                 "movetime",
                 ParamType::Number {
                     range: Some((0.0, MAX_MOVETIME as f64)),
                 },
             ),
-            ("seed", int(0, i64::MAX)),
-            ("hash", int(1, 4096)),
-            ("threads", int(1, 64)),
+            ("seed", int(("seed", 0, i64::MAX as u64))),
+            ("hash", int(RANGES[1])),
+            ("threads", int(RANGES[2])),
             ("atsa_host_safe", ParamType::Bool),
         ]
         .into_iter()
@@ -116,14 +135,15 @@ impl Settings {
     /// Applies `setparam NAME VALUE`; 0 lifts a depth, node or time limit.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), SettingsError> {
         let n = || -> Result<u64, SettingsError> {
-            value.parse().map_err(|_| SettingsError::NotWhole {
+            let n = value.parse().map_err(|_| SettingsError::NotWhole {
                 name: name.to_string(),
                 value: value.to_string(),
-            })
+            })?;
+            in_range(name, n)
         };
         match name {
             "policy" => self.policy = value.parse()?,
-            "depth" => self.depth = Some(n()?.min(63) as u32).filter(|&d| d > 0),
+            "depth" => self.depth = Some(n()? as u32).filter(|&d| d > 0),
             "nodes" => self.nodes = Some(n()?).filter(|&v| v > 0),
             "movetime" => {
                 let s = value
@@ -132,8 +152,8 @@ impl Settings {
                 self.movetime = Some(Settings::seconds(s)?).filter(|t| !t.is_zero())
             }
             "seed" => self.seed = n()?,
-            "hash" => self.hash = Settings::hash_mib(n()?),
-            "threads" => self.threads = Settings::thread_count(n()?),
+            "hash" => self.hash = n()? as usize,
+            "threads" => self.threads = n()? as usize,
             "atsa_host_safe" => {
                 self.host_safe = match value {
                     "true" | "1" | "on" | "yes" => true,
@@ -147,8 +167,8 @@ impl Settings {
     }
 }
 
-fn int(lo: i64, hi: i64) -> ParamType {
+fn int((_, lo, hi): (&str, u64, u64)) -> ParamType {
     ParamType::Int {
-        range: Some((lo, hi)),
+        range: Some((lo as i64, hi as i64)),
     }
 }

@@ -2,13 +2,13 @@
 //! lines on stderr (`taikyoku engine: …`), which the host keeps.
 
 use super::MAX_MESSAGE;
+use super::interrupt::{Interrupt, ends_search};
 use super::session::{Flow, Session, SessionLog};
 use super::settings::Settings;
 use crate::atsi::EngineReply;
 use std::io::{self, BufRead, Write};
 use std::sync::{Arc, mpsc};
 use taikyoku_core::rules::Rules;
-use taikyoku_search::Stop;
 
 /// A line the engine does not read, answered with an error.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
@@ -59,23 +59,20 @@ fn read_line(r: &mut impl BufRead) -> io::Result<Option<Result<String, LineError
 /// The engine on stdin/stdout. A reader thread passes the lines on and stops a search when
 /// the host ends the game or the session.
 pub fn stdio(rules: Arc<Rules>, settings: Settings) -> io::Result<()> {
-    let stop = Stop::default();
+    let interrupt = Interrupt::default();
     let (tx, rx) = mpsc::channel();
-    let reader_stop = stop.clone();
+    let reader = interrupt.clone();
     std::thread::spawn(move || {
         let mut input = std::io::stdin().lock();
         loop {
             let line = read_line(&mut input).unwrap_or(None);
             let ends = match &line {
                 None => true,
-                Some(Ok(l)) => {
-                    let word = l.split_whitespace().next().unwrap_or("");
-                    matches!(word, "quit" | "win" | "loss" | "draw" | "startgame")
-                }
+                Some(Ok(l)) => ends_search(l),
                 Some(Err(_)) => false,
             };
             if ends {
-                reader_stop.raise();
+                reader.raise();
             }
             let eof = line.is_none();
             if tx.send(line).is_err() || eof {
@@ -83,7 +80,7 @@ pub fn stdio(rules: Arc<Rules>, settings: Settings) -> io::Result<()> {
             }
         }
     });
-    let mut session = Session::new(rules, settings, stop, SessionLog::Lines);
+    let mut session = Session::new(rules, settings, interrupt, SessionLog::Lines);
     let mut out = std::io::stdout().lock();
     let mut failed = None;
     while let Ok(Some(line)) = rx.recv() {

@@ -5,6 +5,7 @@
 
 mod think;
 
+use super::interrupt::{Interrupt, ends_search};
 use super::settings::Settings;
 use super::summary::Summary;
 use crate::atsi::{self, AtsaHost, AtsiError, AtsiMove, EngineReply, HostCommand, Order, StartPos};
@@ -15,7 +16,7 @@ use taikyoku_core::geometry::Side;
 use taikyoku_core::notation;
 use taikyoku_core::position::Position;
 use taikyoku_core::rules::Rules;
-use taikyoku_search::{Computer, Stop};
+use taikyoku_search::Computer;
 
 /// One game as the engine sees it.
 struct Game {
@@ -34,8 +35,11 @@ pub struct Session {
     side: Option<Side>,
     time: Option<(f64, f64)>,
     game: Option<Game>,
-    /// Set (by the stdio reader) when the host ends the game or the session: a search stops.
-    stop: Stop,
+    /// Raised (by the transport's reader) when the host ends the game or the session: a
+    /// search stops.
+    interrupt: Interrupt,
+    /// Lines that end a search handled so far, for [`Interrupt::lower_unless_pending`].
+    ends_handled: u64,
     /// Where the log lines go: `taikyoku engine: …` on stderr, or, for a WebSocket
     /// connection, nowhere but the one line that sums it up when it ends.
     log: SessionLog,
@@ -59,7 +63,12 @@ pub enum Flow {
 }
 
 impl Session {
-    pub fn new(rules: Arc<Rules>, settings: Settings, stop: Stop, log: SessionLog) -> Session {
+    pub fn new(
+        rules: Arc<Rules>,
+        settings: Settings,
+        interrupt: Interrupt,
+        log: SessionLog,
+    ) -> Session {
         Session {
             rules,
             settings,
@@ -69,7 +78,8 @@ impl Session {
             side: None,
             time: None,
             game: None,
-            stop,
+            interrupt,
+            ends_handled: 0,
             log,
             summary: RefCell::new(Summary {
                 started: Some(Instant::now()),
@@ -91,6 +101,9 @@ impl Session {
 
     /// Handles one line from the host, sending the replies.
     pub fn handle(&mut self, line: &str, send: &mut dyn FnMut(EngineReply)) -> Flow {
+        if ends_search(line) {
+            self.ends_handled += 1;
+        }
         let Some(command) = self.command(line, send) else {
             return Flow::Continue;
         };
@@ -203,10 +216,8 @@ impl Session {
             StartPos::Initial => self.rules.start_position(),
             StartPos::Tsfen(t) => match notation::parse_tsfen(&self.rules, t) {
                 Ok(p) => p,
-                Err(e) => {
-                    self.game = None;
-                    return self.error(&format!("startgame: bad TSFEN: {e}"), send);
-                }
+                // The game in progress (if any) goes on.
+                Err(e) => return self.error(&format!("startgame: bad TSFEN: {e}"), send),
             },
         };
         if self.side.is_none() {
@@ -215,10 +226,12 @@ impl Session {
         let clocks = self.time.map(|(base, _)| (base, base));
         self.game = Some(Game { pos, clocks });
         self.summary.borrow_mut().games += 1;
-        self.stop.lower();
         if let Some(c) = &mut self.computer {
             c.new_game();
         }
+        // A `quit` read after this `startgame` keeps the stop raised: the search answers at
+        // once with the first move it has.
+        self.interrupt.lower_unless_pending(self.ends_handled);
         self.move_if_our_turn(send);
     }
 
@@ -347,5 +360,45 @@ mod tests {
             s.summary_line()
                 .starts_with("atsiinit v0, 1 game, 1 move played, 4 errors")
         );
+    }
+
+    /// A bad `startgame` is refused and the game in progress goes on, as the README says.
+    #[test]
+    fn a_bad_startgame_keeps_the_game_it_had() {
+        let mut s = session(Policy::Random);
+        answers(&mut s, "atsiinit v0\nplayer 1\nstartgame initial");
+        let bad = answers(&mut s, "startgame 36/36 x");
+        assert_eq!(bad.len(), 1, "{bad:?}");
+        assert!(
+            bad[0].starts_with("log error: startgame: bad TSFEN"),
+            "{bad:?}"
+        );
+        let moved = answers(&mut s, "opmove 19z 19y 60 60\neval");
+        assert!(moved[0].starts_with("move "), "{moved:?}");
+        assert!(moved[1].starts_with("eval "), "{moved:?}");
+    }
+
+    /// `setparam` outside the announced ranges is refused, not clamped in silence.
+    #[test]
+    fn setparam_out_of_its_announced_range_is_refused() {
+        let mut s = session(Policy::Random);
+        let said = answers(
+            &mut s,
+            "atsiinit v0\nsetparam threads 10000\nsetparam threads 0\nsetparam hash 1000000000000\n\
+             setparam hash 0\nsetparam hash 1e12\nsetparam depth 64\nsetparam threads 2\nsetparam hash 4096",
+        );
+        assert_eq!(
+            said,
+            [
+                "atsiok",
+                "log error: setparam: threads: 10000 is not from 1 to 64",
+                "log error: setparam: threads: 0 is not from 1 to 64",
+                "log error: setparam: hash: 1000000000000 is not from 1 to 4096",
+                "log error: setparam: hash: 0 is not from 1 to 4096",
+                "log error: setparam: hash: \"1e12\" is not a whole number",
+                "log error: setparam: depth: 64 is not from 0 to 63",
+            ]
+        );
+        assert_eq!((s.settings.threads, s.settings.hash), (2, 4096));
     }
 }

@@ -61,7 +61,7 @@ impl Session {
             clock,
             root_moves,
         };
-        let stop = self.stop.clone();
+        let stop = self.interrupt.stop().clone();
         let result = self.computer().think(pos, &limits, &stop, &mut |_| {});
         self.log(&format!(
             "depth {} score {} nodes {} in {:.2} s",
