@@ -110,11 +110,21 @@ class Hachu:
         assert not any(l.startswith("Illegal") for l in lines), lines
 
     def go(self, sd):
+        """HaChu's move at depth `sd`, and the squares its board (the debug dump it prints
+        before searching) has occupied, as (x, y)."""
         self.send("sd %d\ngo" % sd)
+        self.board = set()
+        rows = []
         while True:
             line = self.p.stdout.readline()
             if not line:
                 raise RuntimeError("hachu died")
+            if line.startswith("#") and len(line.rstrip("\n")) == 1 + 4 * (N + 6):
+                rows.append([line[1 + 4 * i:5 + 4 * i] for i in range(N + 6)])
+                inner = [r for r in rows if r[3].strip() != "2048"]
+                if len(inner) == N:
+                    self.board = {(x, N - 1 - i) for i, r in enumerate(inner)
+                                  for x in range(N) if r[3 + x].strip() != "0"}
             # A two-leg move comes as two lines, "move a1b2," and "move b2c3".
             while line.startswith("move ") and line.rstrip("\n").endswith(","):
                 line = line.rstrip("\n") + self.p.stdout.readline()[5:]
@@ -200,6 +210,11 @@ def main():
             else:
                 mv = h.go(random.choice([2, 3, 4]))
                 if mv is None:
+                    break
+                if h.board and h.board != occupied_of(pos):
+                    diff = sorted(h.board ^ occupied_of(pos))
+                    problems.append(("boards differ", pos, mv, diff, line))
+                    print("boards differ", pos, diff, line[-4:], file=sys.stderr)
                     break
                 try:
                     k = parse_hachu(mv, occupied_of(pos))
