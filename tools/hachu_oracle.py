@@ -196,7 +196,7 @@ def main():
             pos = d["position"]
             if not d["moves"]:
                 break
-            samples.append((g, ply, list(line), list(ours_line)))
+            samples.append((g, len(ours_line), list(line), list(ours_line)))
             ours = {key(m): m for m in d["moves"]}
             if random.random() < 0.3:
                 m = random.choice(d["moves"])
