@@ -337,7 +337,8 @@ fn the_websocket_engine_plays_one_game_at_a_time() {
     assert_eq!(hear(&mut ws), "atsiok");
     say(&mut ws, "identify");
     assert!(hear(&mut ws).starts_with("info taikyoku"));
-    (0..8).for_each(|_| assert!(hear(&mut ws).starts_with("param ")));
+    // Its settings, and the rule sets it plays (issue 20, finding 15).
+    (0..9).for_each(|_| assert!(hear(&mut ws).starts_with("param ")));
     // A second connection is told the engine is busy, and closed.
     let (mut second, _) = tungstenite::connect(&url).unwrap();
     assert!(hear(&mut second).contains("busy"));
@@ -346,7 +347,8 @@ fn the_websocket_engine_plays_one_game_at_a_time() {
     say(&mut ws, "time 900 1");
     say(&mut ws, "startgame initial");
     let mv = hear(&mut ws);
-    let r = common::rules("wikipedia");
+    // Taikyoku's engine plays ATSA's rules unless told otherwise (finding 15).
+    let r = common::rules("atsa");
     let text = mv.strip_prefix("move ").unwrap_or_else(|| panic!("{mv}"));
     atsi::move_from_atsi(r, &r.start_position(), text).expect("a legal first move");
     // A message past the size bound ends the connection, not the engine.

@@ -146,7 +146,8 @@ fn play_a_move_and_quit() {
     );
     // Cursor up ten ranks onto the pawn in front of the king, select it, one up, confirm.
     t.push_the_kings_pawn();
-    let s = t.wait_for("P19.26-19.25");
+    // The move played, not its preview on the way ("P19.26-19.25: takes nothing").
+    let s = t.wait_for("1. Black P19.26-19.25");
     assert!(s.contains("White to move"), "{s}");
     // Undo and redo.
     t.keys(&["u"]);
@@ -231,12 +232,13 @@ fn a_killed_game_loses_no_move_and_is_offered_again() {
     let t2 = Tmux::start("resume", &command(dir.path(), "", ""), 160, 48).expect("tmux starts");
     let s = t2.wait_for("Resume the unfinished game");
     assert!(s.contains("(1 move, "), "{s}");
-    // A stray key does not answer: only Enter resumes (n would start a new game).
-    t2.keys(&["y", "j"]);
+    // A stray key does not answer: y or Enter resumes (n or Esc would start a new game, q
+    // quit: issue 20, finding 4).
+    t2.keys(&["j", "x"]);
     let s = t2.wait_for("Resume the unfinished game");
-    assert!(s.contains("Enter: yes"), "{s}");
-    t2.keys(&["Enter"]);
-    let s = t2.wait_for("White to move");
+    assert!(s.contains("y: yes"), "{s}");
+    t2.keys(&["y"]);
+    let s = t2.wait_for("1 move loaded");
     assert!(s.contains("P19.26-19.25"), "{s}");
     // The resumed autosave has no name yet: s asks, and the name goes in the games folder.
     t2.keys(&["s"]);
@@ -302,7 +304,8 @@ fn sho_shogi_plays_on_a_small_board() {
     t.keys(&["q"]);
     let s = t.wait_for("REPORTED");
     assert!(s.contains("EXIT=0"), "{s}");
-    // At 240×70 the board sits in the middle of its part of the screen.
+    // At 240×70 the board opens at the widest squares that fit, centred across at the top of
+    // its part of the screen (issue 20, finding 13: no blank rows above it).
     let t = Tmux::start(
         "sho-big",
         &command(dir.path(), "", "--game sho play"),
@@ -313,10 +316,10 @@ fn sho_shogi_plays_on_a_small_board() {
     let s = t.wait_for("Black to move");
     let labels = s
         .lines()
-        .find(|l| l.contains("9    8    7    6    5    4    3    2    1"))
+        .find(|l| l.contains("9      8      7      6      5      4      3      2      1"))
         .unwrap_or_else(|| panic!("{s}"));
     assert!(labels.starts_with(&" ".repeat(40)), "{s}");
-    assert!(s.lines().position(|l| l == labels).unwrap() > 20, "{s}");
+    assert_eq!(s.lines().position(|l| l == labels), Some(0), "{s}");
 }
 
 #[test]
@@ -751,4 +754,41 @@ fn undo_while_an_engine_thinks_is_at_once_and_it_plays_on() {
         "nobody waited a minute"
     );
     quit_at_once(&t, "q");
+}
+
+/// Issue 20, findings 1 and 4, in a real terminal at 80×24 and 240×70: a game saved by name is
+/// resumed as itself with `y`, and `s` saves back to it without asking; it is listed once.
+#[test]
+fn a_named_game_is_resumed_with_y_and_saved_back_to_its_name() {
+    for (w, h) in [(80, 24), (240, 70)] {
+        let args = |_: &std::path::Path| "play --game sho".to_string();
+        let Some((dir, t)) = game(&format!("named-{w}"), args, (w, h)) else {
+            return;
+        };
+        t.wait_for("Black to move");
+        t.keys(&["k", "k", "Enter", "k", "Enter"]);
+        t.wait_for("White to move");
+        t.keys(&["s"]);
+        t.wait_for("Save");
+        t.keys(&["first game", "Enter"]);
+        t.wait_for("Saved 1 move");
+        quit_at_once(&t, "q");
+        let cmd = command(dir.path(), "", "--game sho");
+        let t = Tmux::start(&format!("named-resume-{w}"), &cmd, w, h).expect("tmux starts");
+        let s = t.wait_for("White to move,");
+        assert!(s.contains("y: yes"), "{s}");
+        t.keys(&["y"]);
+        t.wait_for("1 move loaded");
+        t.keys(&["s"]);
+        let s = t.wait_for("Saved 1 move");
+        assert!(s.contains("first game.toml"), "saved back at once:\n{s}");
+        quit_at_once(&t, "q");
+        let games = std::fs::read_dir(dir.path().join("data/games"))
+            .unwrap()
+            .count();
+        let autosaves = std::fs::read_dir(dir.path().join("data/autosave"))
+            .unwrap()
+            .count();
+        assert_eq!((games, autosaves), (1, 0), "one game, one file");
+    }
 }

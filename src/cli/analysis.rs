@@ -10,7 +10,7 @@ use std::time::Duration;
 use taikyoku_core::notation;
 use taikyoku_protocol::serve::Settings;
 use taikyoku_search::values;
-use taikyoku_search::{Computer, Info, Limits, SearchOptions, Stats, Stop};
+use taikyoku_search::{Computer, Info, Limits, SearchOptions, Stats, Stop, plies_to_end};
 
 #[derive(Args, Debug)]
 pub struct BestmoveArgs {
@@ -24,8 +24,8 @@ pub struct BestmoveArgs {
     /// Stop after this many nodes (deterministic).
     #[arg(long, value_name = "N")]
     pub nodes: Option<u64>,
-    /// Search this many plies deep.
-    #[arg(long, value_name = "D")]
+    /// Search this many plies deep (1 to 63: the search goes no deeper).
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=63))]
     pub depth: Option<u32>,
     /// Transposition table size in MiB (1 to 4096, as `engine --hash`).
     #[arg(long, value_name = "MB", default_value_t = 64,
@@ -91,7 +91,8 @@ pub fn bestmove(g: &GameArgs, rs: &Option<String>, a: BestmoveArgs) -> Result<()
         depths.push((i.depth, i.stats));
         if !json {
             let pv = notation_line(&rules, &pos, &i.pv).join(" ");
-            eprintln!("depth {} score {} nodes {} {pv}", i.depth, i.score, i.nodes);
+            let score = score_text(i.score);
+            eprintln!("depth {} score {score} nodes {} {pv}", i.depth, i.nodes);
         }
     };
     let r = computer.think(&pos, &limits, &Stop::default(), &mut progress);
@@ -105,6 +106,9 @@ pub fn bestmove(g: &GameArgs, rs: &Option<String>, a: BestmoveArgs) -> Result<()
     if json {
         let mut v = json!({"move": mv, "score": r.score, "depth": r.depth, "pv": pv,
                            "nodes": r.nodes, "nps": nps});
+        if let Some(n) = plies_to_end(r.score) {
+            v["end_in"] = json!(n);
+        }
         if let Some(rows) = shape {
             v["stats"] = json!(rows.iter().map(DepthShape::to_json).collect::<Vec<_>>());
         }
@@ -112,7 +116,7 @@ pub fn bestmove(g: &GameArgs, rs: &Option<String>, a: BestmoveArgs) -> Result<()
     }
     out(&format!(
         "bestmove {mv}\nscore {}\ndepth {}\npv {}\nnodes {}\nnps {nps}",
-        r.score,
+        score_text(r.score),
         r.depth,
         pv.join(" "),
         r.nodes
@@ -124,6 +128,15 @@ pub fn bestmove(g: &GameArgs, rs: &Option<String>, a: BestmoveArgs) -> Result<()
         }
     }
     Ok(())
+}
+
+/// A score as the user reads it: a won or lost game says in how many plies it ends.
+fn score_text(score: i32) -> String {
+    match plies_to_end(score) {
+        Some(n) if n > 0 => format!("{score} (wins in {n} plies)"),
+        Some(n) => format!("{score} (loses in {} plies)", -n),
+        None => score.to_string(),
+    }
 }
 
 /// One iteration's tree ([`Stats`] of the main thread, the iteration's share).

@@ -2,6 +2,7 @@
 //! session's [`Settings`]; `--listen` is checked and bound here, then served.
 
 use super::error::CliError;
+use super::load::{GameArgs, load_game};
 use clap::Args;
 use std::net::{SocketAddr, TcpListener, ToSocketAddrs};
 use std::sync::Arc;
@@ -15,8 +16,8 @@ pub struct EngineArgs {
     /// valuable piece it can) or random.
     #[arg(long, value_name = "POLICY", default_value = "search")]
     pub policy: String,
-    /// Search at most this many plies deep.
-    #[arg(long, value_name = "N")]
+    /// Search at most this many plies deep (1 to 63).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=63))]
     pub depth: Option<u32>,
     /// Search at most this many nodes a move.
     #[arg(long, value_name = "N")]
@@ -39,9 +40,10 @@ pub struct EngineArgs {
     /// one off), for A/B matches.
     #[arg(long, value_name = "WEIGHTS", default_value = "")]
     pub eval: String,
-    /// Play only moves ATSA's web host can judge (see the README).
-    #[arg(long)]
-    pub atsa_host_safe: bool,
+    /// Play only moves ATSA's web host can judge (docs/engines.md): on by default with
+    /// --listen (only their site connects there), off on stdin/stdout; `false` turns it off.
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true")]
+    pub atsa_host_safe: Option<bool>,
     /// Serve ATSI over WebSocket on this address (for the ATSA site's Play page), one game at
     /// a time, instead of stdin/stdout.
     #[arg(long, value_name = "ADDR:PORT")]
@@ -67,10 +69,25 @@ impl EngineArgs {
             seed: self.seed,
             hash: self.hash as usize,
             threads: self.threads as usize,
-            host_safe: self.atsa_host_safe,
+            host_safe: self.atsa_host_safe.unwrap_or(self.listen.is_some()),
             weights: (self.eval.parse()).map_err(|e| CliError::Usage(format!("--eval: {e}")))?,
         })
     }
+}
+
+/// The rule set ATSI's hosts judge by: ATSI is the protocol of the ATSA site, so a game
+/// that has ATSA's rule set is played under it unless `--rules` says otherwise (a host of
+/// this program says which it judges by, `setparam rules`).
+pub const ATSI_RULES: &str = "atsa";
+
+/// The rules `taikyoku engine` plays: `--rules`, else the game's [`ATSI_RULES`] where it has
+/// them, else its default.
+pub fn engine_rules(g: &GameArgs, rs: &Option<String>) -> Result<Rules, CliError> {
+    let game = load_game(g)?;
+    let name = (rs.clone())
+        .or_else(|| game.rule_set(ATSI_RULES).map(|r| r.name.clone()))
+        .unwrap_or_else(|| game.default_rules.clone());
+    Ok(Rules::new(game, &name)?)
 }
 
 /// Runs `taikyoku engine`.
@@ -108,4 +125,47 @@ fn listen_addr(addr: &str, allow_remote: bool) -> Result<SocketAddr, CliError> {
         )));
     }
     Ok(a)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        engine: EngineArgs,
+    }
+
+    fn settings(args: &[&str]) -> Settings {
+        let cli = Cli::try_parse_from(std::iter::once("engine").chain(args.iter().copied()))
+            .unwrap_or_else(|e| panic!("{args:?}: {e}"));
+        cli.engine.settings().unwrap()
+    }
+
+    /// Issue 20, finding 15: only the ATSA site connects to --listen, so it keeps to what
+    /// their host can judge unless told not to; on stdin/stdout it plays every legal move.
+    #[test]
+    fn host_safe_moves_are_the_default_with_listen_only() {
+        assert!(!settings(&[]).host_safe);
+        assert!(settings(&["--atsa-host-safe"]).host_safe);
+        assert!(settings(&["--listen", "127.0.0.1:0"]).host_safe);
+        assert!(!settings(&["--listen", "127.0.0.1:0", "--atsa-host-safe", "false"]).host_safe);
+        assert!(!settings(&["--listen", "127.0.0.1:0", "--atsa-host-safe=false"]).host_safe);
+    }
+
+    #[test]
+    fn taikyoku_engines_play_the_atsa_rules_unless_told() {
+        let g = GameArgs::default();
+        assert_eq!(engine_rules(&g, &None).unwrap().rule_set.name, ATSI_RULES);
+        let asked = Some("wikipedia".to_string());
+        assert_eq!(engine_rules(&g, &asked).unwrap().rule_set.name, "wikipedia");
+        let sho = GameArgs {
+            game: Some("sho".into()),
+            ..GameArgs::default()
+        };
+        let r = engine_rules(&sho, &None).unwrap();
+        assert_eq!(r.rule_set.name, r.game.default_rules);
+    }
 }

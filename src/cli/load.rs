@@ -11,6 +11,7 @@ use taikyoku_core::notation::{self, NotationError};
 use taikyoku_core::position::Position;
 use taikyoku_core::rules::Rules;
 use taikyoku_records::record::{Record, Replay};
+use taikyoku_records::store;
 
 /// Where the game data comes from and which game was asked for (`--data`, `--game`).
 #[derive(Clone, Debug, Default)]
@@ -62,6 +63,7 @@ pub fn load_position(rules: &Rules, args: &PositionArgs) -> Result<Position, Cli
 /// Loads and replays a record under the game it names (refusing a `--game` that names
 /// another), telling the user on standard error what the replay noticed.
 pub fn load_replay(g: &GameArgs, file: &Path) -> Result<(Record, Replay), CliError> {
+    let file = &record_path(file);
     let record = Record::load(file)?;
     let game = record.find_game(&data_dir(&g.data))?;
     if let Some(asked) = &g.game
@@ -79,6 +81,22 @@ pub fn load_replay(g: &GameArgs, file: &Path) -> Result<(Record, Replay), CliErr
         eprintln!("taikyoku: warning: {}: {w}", file.display());
     }
     Ok((record, replay))
+}
+
+/// The file a record argument names: the file itself, or else — as the terminal game's save
+/// prompt takes a name — the game saved under that name in the games folder ("first game"
+/// is `games/first game.toml` in the data directory).
+pub fn record_path(file: &Path) -> PathBuf {
+    if file.exists() {
+        return file.to_path_buf();
+    }
+    let named = file
+        .to_str()
+        .map(|t| crate::tui::session::save_path(t, store::games_dir().as_deref()));
+    match named {
+        Some(p) if p.is_file() => p,
+        _ => file.to_path_buf(),
+    }
 }
 
 /// The rules a replayed record is played under, again (the terminal game takes its own).

@@ -115,7 +115,7 @@ pub fn run(cli: Cli, play: impl play::OpenGame) -> Result<(), CliError> {
         Some(Command::Board(a)) => positions::board(g, rs, a),
         Some(Command::Record(c)) => records::record(g, rs, c),
         Some(Command::Check(a)) => records::check(g, rs, a),
-        Some(Command::Engine(a)) => engine::run(load_rules(g, rs)?, &a),
+        Some(Command::Engine(a)) => engine::run(engine::engine_rules(g, rs)?, &a),
         Some(Command::Bestmove(a)) => analysis::bestmove(g, rs, a),
         Some(Command::Values(a)) => analysis::values(g, rs, a),
         Some(Command::Bench(a)) => bench::bench(g, a),

@@ -31,37 +31,63 @@ pub struct PieceArgs {
 
 pub fn piece(g: &GameArgs, rs: &Option<String>, a: PieceArgs) -> Result<(), CliError> {
     let rules = load_rules(g, rs)?;
-    let k = find_piece(&rules, &a.name)?;
+    let kinds = find_pieces(&rules, &a.name)?;
     let dims = rules.dims();
     let (x, y) = match &a.at {
         Some(at) => parse_at(&rules, at)?,
         None => ((dims.files as i32 - 1) / 2, (dims.ranks as i32 - 1) / 2),
     };
-    let dests = lone_destinations(&rules, k, x, y)?;
+    // A label several kinds share stands for each of them: every one is shown.
     if a.json {
-        let kind = rules.catalogue().kind(k);
-        let reading = &rules.readings[k as usize];
-        let v = json!({
-            "name": kind.name,
-            "kanji": kind.kanji,
-            "code": kind.code,
-            "betza": reading.betza,
-            "promotes_to": reading.promotes_to.map(|p| rules.catalogue().kind(p).code.clone()),
-            "at": [x, y],
-            "destinations": dests.iter().map(|&s| { let (x, y) = dims.xy(s); json!([x, y]) }).collect::<Vec<_>>(),
-        });
-        return out(&v.to_string());
+        let all = kinds
+            .iter()
+            .map(|&k| piece_json(&rules, k, x, y))
+            .collect::<Result<Vec<_>, _>>()?;
+        return match &all[..] {
+            [one] => out(&one.to_string()),
+            _ => out(&serde_json::Value::Array(all).to_string()),
+        };
     }
-    out(&piece_card(&PieceCard::new(&rules, k)))?;
-    if a.at.is_some() {
-        let sq = dims.square(x, y).expect("checked");
+    if kinds.len() > 1 {
         out(&format!(
-            "\nAlone on an empty board on {} ({x},{y}), it reaches {}.",
-            dims.square_name(sq),
-            count(dests.len(), "square")
+            "{:?} stands for {}:\n",
+            a.name,
+            count(kinds.len(), "kind")
         ))?;
     }
+    for (i, &k) in kinds.iter().enumerate() {
+        if i > 0 {
+            out(&format!("\n{}\n", "─".repeat(40)))?;
+        }
+        out(&piece_card(&PieceCard::new(&rules, k)))?;
+        if a.at.is_some() {
+            let dests = lone_destinations(&rules, k, x, y)?;
+            let sq = dims.square(x, y).expect("checked");
+            out(&format!(
+                "\nAlone on an empty board on {} ({x},{y}), it reaches {}.",
+                dims.square_name(sq),
+                count(dests.len(), "square")
+            ))?;
+        }
+    }
     Ok(())
+}
+
+/// `piece --json`: a kind and where a lone one on `(x, y)` can go.
+fn piece_json(rules: &Rules, k: KindId, x: i32, y: i32) -> Result<serde_json::Value, CliError> {
+    let dims = rules.dims();
+    let dests = lone_destinations(rules, k, x, y)?;
+    let kind = rules.catalogue().kind(k);
+    let reading = &rules.readings[k as usize];
+    Ok(json!({
+        "name": kind.name,
+        "kanji": kind.kanji,
+        "code": kind.code,
+        "betza": reading.betza,
+        "promotes_to": reading.promotes_to.map(|p| rules.catalogue().kind(p).code.clone()),
+        "at": [x, y],
+        "destinations": dests.iter().map(|&s| { let (x, y) = dims.xy(s); json!([x, y]) }).collect::<Vec<_>>(),
+    }))
 }
 
 /// A piece's card as text.
@@ -140,18 +166,12 @@ pub fn pieces(g: &GameArgs, rs: &Option<String>) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Resolves a piece name or reports the close matches.
-pub fn find_piece(rules: &Rules, name: &str) -> Result<KindId, CliError> {
-    let cat = rules.catalogue();
-    match cat.lookup(name) {
-        Lookup::Found(k) => Ok(k),
-        Lookup::Ambiguous(ks) => Err(CliError::Usage(format!(
-            "{name:?} could be several pieces: {}",
-            ks.iter()
-                .map(|&k| format!("{} ({})", cat.kind(k).name, cat.kind(k).code))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ))),
+/// The kinds a piece name stands for (several for a label they share), or the close
+/// matches.
+pub fn find_pieces(rules: &Rules, name: &str) -> Result<Vec<KindId>, CliError> {
+    match rules.catalogue().lookup(name) {
+        Lookup::Found(k) => Ok(vec![k]),
+        Lookup::Ambiguous(ks) => Ok(ks),
         Lookup::NotFound(close) => Err(CliError::Usage(format!(
             "no piece is called {:?}{}",
             notation::shorten(name),
@@ -178,7 +198,24 @@ fn parse_at(rules: &Rules, s: &str) -> Result<(i32, i32), CliError> {
             let p = |t: &str| t.trim().parse::<i32>().map_err(|_| bad());
             (p(x)?, p(y)?)
         }
-        None => dims.xy(dims.parse_square(s.trim()).ok_or_else(bad)?),
+        None => match dims.parse_square(s.trim()) {
+            Some(sq) => dims.xy(sq),
+            // A file.rank of numbers that is not on the board is off it, not malformed.
+            None if s
+                .trim()
+                .split_once('.')
+                .is_some_and(|(f, r)| f.parse::<u32>().is_ok() && r.parse::<u32>().is_ok()) =>
+            {
+                return Err(CliError::Usage(format!(
+                    "--at {s:?}: square {} is off the {}×{} board (files and ranks 1-{})",
+                    s.trim(),
+                    dims.files,
+                    dims.ranks,
+                    dims.files.max(dims.ranks)
+                )));
+            }
+            None => return Err(bad()),
+        },
     };
     if dims.square(x, y).is_none() {
         return Err(CliError::Usage(format!(

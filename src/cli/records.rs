@@ -2,7 +2,9 @@
 //! check`. A record is played under the rule set it names, so none takes `--rules`.
 
 use super::error::CliError;
-use super::load::{GameArgs, PositionArgs, load_position, load_replay, load_rules, refuse_rules};
+use super::load::{
+    GameArgs, PositionArgs, load_position, load_replay, load_rules, record_path, refuse_rules,
+};
 use super::stdout::out;
 use crate::text::count;
 use clap::{Args, Subcommand};
@@ -93,8 +95,9 @@ fn record_new(g: &GameArgs, rs: &Option<String>, a: RecordNewArgs) -> Result<(),
 /// The record stays locked from reading to replacing it, so that another writer at the same
 /// time waits and then sees these moves (or fails with a message), never loses them.
 fn record_add(g: &GameArgs, a: RecordAddArgs) -> Result<(), CliError> {
-    let lock = store::lock(&a.file)?;
-    let (mut record, replay) = load_replay(g, &a.file)?;
+    let file = record_path(&a.file);
+    let lock = store::lock(&file)?;
+    let (mut record, replay) = load_replay(g, &file)?;
     let mut history = replay.history;
     for text in &a.moves {
         let n = history.point();
@@ -113,7 +116,7 @@ fn record_add(g: &GameArgs, a: RecordAddArgs) -> Result<(), CliError> {
     }
     out(&format!(
         "{}: {}; {}",
-        a.file.display(),
+        file.display(),
         count(n, "move"),
         standing(&history)
     ))

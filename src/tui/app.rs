@@ -15,7 +15,7 @@ use super::players::{Failed, Player, Players, Purpose, Thought};
 use super::replay::Replay;
 use super::session::{SaveTarget, Session};
 use super::status::Status;
-use super::text::{capital, count, score_text, when};
+use super::text::{capital, count, eval_text, when};
 use super::theme::Theme;
 use ratatui::crossterm::event::{KeyCode, KeyEventKind, KeyModifiers};
 use std::path::PathBuf;
@@ -72,10 +72,11 @@ impl App {
     pub fn new(rules: Rules, start: Position, keymap: Keymap, theme: Theme, ascii: bool) -> App {
         let session = Session::new(History::new(rules, start));
         let mut app = App::with_session(session, keymap, theme, ascii);
-        // The turn is on the status line already, left of this.
+        // The turn is on the status line already, left of this; short enough for 80
+        // columns beside any rule set, so that the key hints show under it.
         app.status.text = format!(
             "{} selects a piece, {} shows the help.{}",
-            app.keymap.keys_of(Action::Select),
+            app.keymap.key_of(Action::Select),
             app.keymap.keys_of(Action::Help),
             app.danger_note()
         );
@@ -228,10 +229,11 @@ impl App {
         format!("{n} loaded. {to_move} to move.{danger}{engine}")
     }
 
-    /// " Black's King on … can be taken (by …)!" when a royal of the side to move is in danger.
+    /// " Black's King on … can be taken (by …)!" when the last move put a royal of the side
+    /// to move in danger (or in more danger); the `&` mark shows every one in danger.
     fn danger_note(&self) -> String {
-        super::preview::danger_text(self.history(), &self.board.danger)
-            .map_or(String::new(), |d| format!(" {d}"))
+        let new = super::preview::new_royal_threats(self.history());
+        super::preview::danger_text(self.history(), &new).map_or(String::new(), |d| format!(" {d}"))
     }
 
     /// Whether a clock runs now (the screen is drawn again now and then, and a flag may fall).
@@ -257,6 +259,24 @@ impl App {
 
     /// Lays the screen out for a terminal of `area` (before each draw): the board needs to know
     /// where its squares are, for the mouse and for scrolling.
+    /// At the start: the widest squares at which the whole board still fits `area` (Sho and
+    /// Kō on a large terminal), never narrower than the zoom it has.
+    pub fn zoom_to_fit(&mut self, area: ratatui::layout::Rect) {
+        let start = self.board.view.zoom;
+        for zoom in (start..super::board::ZOOM_WIDTHS.len()).rev() {
+            self.board.view.zoom = zoom;
+            let board = super::view::areas(self, area).board;
+            let need = self.board.full_size();
+            if board.width >= need.0 && board.height >= need.1 {
+                break;
+            }
+        }
+        if self.board.view.zoom != start {
+            self.layout(area);
+            self.board.center_on_cursor();
+        }
+    }
+
     pub fn layout(&mut self, area: ratatui::layout::Rect) {
         let g = super::view::geometry(self, area);
         self.board.set_geometry(g);
@@ -546,8 +566,12 @@ impl App {
             // The keys first: at 80 columns the rest is cut off.
             ConfirmKind::Resume => match &self.pending_resume {
                 Some((_, r)) => format!(
-                    "Resume the unfinished game? Enter: yes · n: new · o: all games · ({}, {} rules{}, {})",
+                    "Resume the unfinished game? y: yes · n: new · o: all games · q: quit · ({}, {}{} rules{}, {})",
                     count(r.moves().len(), "move"),
+                    to_move_in(self.rules(), r).map_or(String::new(), |s| format!(
+                        "{} to move, ",
+                        capital(s.name())
+                    )),
                     r.rules,
                     opponents(r),
                     when(&r.updated, std::time::SystemTime::now()),
@@ -600,6 +624,7 @@ impl App {
                 let path = super::session::save_path(text, self.session.files.games_dir.as_deref());
                 match self.session.save_target(&path) {
                     SaveTarget::Free => self.save_to(path, false),
+                    SaveTarget::Earlier => self.save_to(path, true),
                     SaveTarget::OtherGame(other) => {
                         self.pending_save = Some((path, other));
                         Msg::Confirm(ConfirmKind::Replace)
@@ -921,8 +946,19 @@ impl App {
         }
     }
 
-    /// Leaves the replay: a new game from the shown position, saved as a new record.
+    /// Leaves the replay: a new game from the shown position, saved as a new record. Not at
+    /// the end of a finished game: that would be a copy of it, already over.
     fn branch(&mut self) -> Option<Msg> {
+        let h = &self.session.history;
+        if h.point() == h.line().len()
+            && (h.outcome().is_some() || self.session.record.draw.is_some())
+        {
+            return Some(Msg::Warn(format!(
+                "The game ended here: step back ({}) to the move to play on from, then {}.",
+                self.keymap.keys_of(Action::ReplayPrev),
+                self.keymap.keys_of(Action::Branch)
+            )));
+        }
         self.replay = None;
         self.board.read_only = false;
         let n = self.session.history.point();
@@ -1041,12 +1077,27 @@ impl App {
     }
 }
 
+/// Whose move it is in the game of `r` (played under `rules`' game): the side to move at
+/// its start, or the other one after an odd number of moves.
+fn to_move_in(rules: &Rules, r: &Record) -> Option<Side> {
+    let start = match r.start.as_str() {
+        taikyoku_records::record::STANDARD_START => rules.start_position().to_move(),
+        s => taikyoku_core::notation::parse_position_string(rules, s)
+            .ok()?
+            .to_move(),
+    };
+    Some(match r.moves().len() % 2 {
+        0 => start,
+        _ => start.opponent(),
+    })
+}
+
 /// " (eval +0.35, depth 6)": how the computer judged its move.
 fn judged(t: &Thought) -> String {
     let p = &t.progress;
     let mut said = Vec::new();
     if let Some(s) = p.score {
-        said.push(format!("eval {}", score_text(s)));
+        said.push(eval_text(s));
     }
     if p.depth > 0 {
         said.push(format!("depth {}", p.depth));

@@ -82,6 +82,10 @@ pub struct Board {
     pub last_find: Option<String>,
     /// The computer's suggestion for the side to move, marked until the position changes.
     pub hint: Option<Move>,
+    /// How many squares the piece under the cursor can reach (its card says so): counted
+    /// from its own moves, not from the marks, which belong to the selected piece while one
+    /// is selected.
+    pub reach_count: usize,
 }
 
 impl Board {
@@ -109,6 +113,7 @@ impl Board {
             cursors: [None; 2],
             last_find: None,
             hint: None,
+            reach_count: 0,
         };
         board.cursor = board.own_royal_square(h);
         board.refresh_overlay(h);
@@ -117,17 +122,12 @@ impl Board {
         board
     }
 
-    /// The part of the board area the whole board needs at this zoom, centred in it: a small
-    /// board (Sho shogi's 9×9) sits in the middle rather than in a corner.
+    /// The part of the board area the whole board needs at this zoom: centred across, at the
+    /// top (a short board such as Kō's on a tall terminal has no blank rows above it).
     pub fn fit(&self, board: Rect) -> Rect {
         let (width, height) = self.full_size();
         let (w, h) = (width.min(board.width), height.min(board.height));
-        Rect::new(
-            board.x + (board.width - w) / 2,
-            board.y + (board.height - h) / 2,
-            w,
-            h,
-        )
+        Rect::new(board.x + (board.width - w) / 2, board.y, w, h)
     }
 
     pub fn dims(&self) -> Dims {
@@ -261,7 +261,25 @@ impl Board {
                 return said(v.ascii, "Pieces by ASCII code.", "Pieces by kanji.");
             }
         }
-        Msg::say(format!("Squares {} cells wide.", self.cell_width()))
+        Msg::say(self.zoom_text())
+    }
+
+    /// "Squares 3 cells wide, the narrowest: …": the width, whether it is the narrowest or
+    /// the widest, and what a piece shows at it.
+    fn zoom_text(&self) -> String {
+        let w = self.cell_width();
+        let narrowest = w == ZOOM_WIDTHS[0].max(if self.view.ascii { ASCII_WIDTH } else { 0 });
+        let widest = self.view.zoom == ZOOM_WIDTHS.len() - 1;
+        let (end, key) = match (narrowest, widest, self.view.ascii) {
+            (true, _, true) => (", the narrowest (ASCII codes need 5)", ""),
+            (true, _, false) => (
+                ", the narrowest",
+                ": one kanji of each piece's two-kanji label or name (the card says which piece)",
+            ),
+            (_, true, _) => (", the widest", ""),
+            _ => ("", ""),
+        };
+        format!("Squares {w} cells wide{end}{key}.")
     }
 
     /// Click to select or choose, wheel to scroll.
@@ -571,6 +589,7 @@ impl Board {
             None => {
                 let sq = self.cursor_square();
                 if pos.piece_at(sq).is_none() {
+                    self.reach_count = 0;
                     return;
                 }
                 let moves = h.rules().moves_from_all_paths(pos, sq);
@@ -579,6 +598,22 @@ impl Board {
         };
         for (sq, f) in marks {
             self.overlay[sq.0 as usize] |= f;
+        }
+        self.reach_count = self.count_reach(h);
+    }
+
+    /// The squares the piece under the cursor can move to or capture on: read off the marks
+    /// when they are its own, else off its own moves.
+    fn count_reach(&self, h: &History) -> usize {
+        let reached = |f: &u16| f & (mark::QUIET | mark::CAPTURE) != 0;
+        let (pos, sq) = (h.position(), self.cursor_square());
+        match &self.selection {
+            Some(sel) if sel.from != sq && pos.piece_at(sq).is_some() => {
+                let moves = h.rules().moves_from_all_paths(pos, sq);
+                let marks = reach::reach(h.rules(), pos, &moves, 0);
+                marks.iter().filter(|(_, f)| reached(f)).count()
+            }
+            _ => self.overlay.iter().filter(|f| reached(f)).count(),
         }
     }
 
@@ -795,9 +830,10 @@ impl Widget for BoardWidget<'_> {
                         t,
                         buf,
                     ),
-                    // In a replay what the move took shows over the moved piece's marks.
+                    // What the move took shows over the marks of a piece looked at (in a
+                    // replay too), not over the selected piece's: it is choosing there.
                     None => cell.empty(
-                        marked.taken.contains(&sq) && (cell.flags == 0 || b.read_only),
+                        marked.taken.contains(&sq) && (cell.flags == 0 || b.selection.is_none()),
                         t,
                         buf,
                     ),
@@ -925,12 +961,13 @@ impl Cell {
         let f = self.flags;
         let (glyph, style) = if taken {
             ('~', t.capture)
-        } else if f & mark::STOP != 0 {
-            ('@', t.igui)
         } else if f & mark::JUMP != 0 {
             ('*', t.jump)
         } else if f & (mark::QUIET | mark::CAPTURE) != 0 {
             ('o', t.quiet)
+        } else if f & mark::STOP != 0 {
+            // Only where no move ends: Enter on a square a move can end on ends it there.
+            ('@', t.igui)
         } else {
             ('.', t.empty)
         };
@@ -949,16 +986,17 @@ impl Cell {
     }
 }
 
-/// The mark before a piece, by what matters most: a royal in danger (`&`), a stop the move
-/// can go on from (`@`), a capture (`x`), shot from afar (`%`), taken on the way (`!`), removed by a range capture
+/// The mark before a piece, by what matters most: a royal in danger (`&`), a capture (`x`:
+/// Enter takes it, even where a move can also go on from there), a stop the move can only go
+/// on from (`@`), shot from afar (`%`), taken on the way (`!`), removed by a range capture
 /// (`#`), the mover's own square it can come back to (`o`); none: the side mark.
 fn occupied_mark(t: &Theme, flags: u16, danger: bool) -> Option<(char, Style)> {
     Some(if danger {
         ('&', t.warning.add_modifier(Modifier::REVERSED))
-    } else if flags & mark::STOP != 0 {
-        ('@', t.igui)
     } else if flags & mark::CAPTURE != 0 {
         ('x', t.capture)
+    } else if flags & mark::STOP != 0 {
+        ('@', t.igui)
     } else if flags & mark::SHOT != 0 {
         ('%', t.capture)
     } else if flags & mark::BURNT != 0 {

@@ -131,9 +131,15 @@ impl Dialog {
                 kind: ConfirmKind::Resume,
                 ..
             } => match e.code {
-                KeyCode::Enter => close(Msg::Answer(ConfirmKind::Resume, true)),
-                KeyCode::Char('n' | 'N') => close(Msg::Answer(ConfirmKind::Resume, false)),
+                // As every other question: y or n (Enter: yes, Esc: no); q quits.
+                KeyCode::Enter | KeyCode::Char('y' | 'Y') => {
+                    close(Msg::Answer(ConfirmKind::Resume, true))
+                }
+                KeyCode::Esc | KeyCode::Char('n' | 'N') => {
+                    close(Msg::Answer(ConfirmKind::Resume, false))
+                }
                 KeyCode::Char('o') => close(Msg::Act(Action::Recent)),
+                KeyCode::Char('q') => close(Msg::Quit),
                 _ => Reply::Done(None),
             },
             Dialog::Confirm { kind, .. } => {
@@ -281,11 +287,13 @@ impl Widget for DialogWidget<'_> {
 /// wide inside (an action's words wrap under themselves so 80 columns cut nothing).
 pub fn help_lines(keymap: &Keymap, width: usize) -> Vec<String> {
     let mut lines = vec![
-        "Keys (rebind them in keys.toml in your config directory):".to_string(),
+        "Keys (rebind them in keys.toml in your config directory by the [name] after".to_string(),
+        "each: undo = \"z\"):".to_string(),
         String::new(),
     ];
     for a in Action::ALL {
-        lines.extend(help_entry(&keymap.keys_of(a), a.describe(), width));
+        let words = format!("{} [{}]", a.describe(), a.name());
+        lines.extend(help_entry(&keymap.keys_of(a), &words, width));
     }
     lines.extend(help_entry(
         "mouse",

@@ -490,6 +490,14 @@ impl Keymap {
             .collect::<Vec<_>>()
             .join("/")
     }
+
+    /// The first key bound to `a` (for a line that must stay short).
+    pub fn key_of(&self, a: Action) -> String {
+        match self.keys.get(&a).and_then(|k| k.first()) {
+            Some(k) => pretty(&k.label()),
+            None => "(unbound)".into(),
+        }
+    }
 }
 
 fn pretty(label: &str) -> String {

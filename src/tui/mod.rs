@@ -228,8 +228,10 @@ pub fn run(rules: Rules, start: Position, options: PlayOptions) -> Result<(), Tu
     app.session.adopt_autosave();
     app.confirm_own_captures = settings.confirm_own_captures;
     if options.offer_resume
-        && let Some(dir) = &app.session.files.autosave_dir
-        && let Ok(Some(found)) = store::latest_unfinished(dir)
+        && let Some(found) = session::latest_unfinished(&[
+            app.session.files.autosave_dir.clone(),
+            app.session.files.games_dir.clone(),
+        ])
         && !found.1.moves().is_empty()
         && app.rules().game.is_called(&found.1.game)
         // Players asked for on the command line are for a game of theirs (`o` lists others).
@@ -238,6 +240,9 @@ pub fn run(rules: Rules, start: Position, options: PlayOptions) -> Result<(), Tu
         app.offer_resume(found);
     }
     let mut guard = TerminalGuard::new().map_err(TuiError::Open)?;
+    if let Ok(size) = guard.terminal.size() {
+        app.zoom_to_fit(ratatui::layout::Rect::new(0, 0, size.width, size.height));
+    }
     let (tx, rx) = mpsc::channel();
     app.tx = Some(tx.clone());
     quit_on_signals(tx.clone());
@@ -419,5 +424,7 @@ impl Flood {
 mod tests;
 #[cfg(test)]
 mod tests_ko;
+#[cfg(test)]
+mod tests_newcomer;
 #[cfg(test)]
 mod tests_players;

@@ -18,7 +18,6 @@ use taikyoku_core::card::{Cards, PieceCard};
 use taikyoku_core::catalogue::KindId;
 use taikyoku_core::geometry::Side;
 use taikyoku_core::piece::Piece;
-use taikyoku_core::reach::mark;
 use taikyoku_records::history::History;
 
 /// How wide the side panel is.
@@ -287,15 +286,9 @@ impl CardWidget<'_> {
         lines.push(Line::from(promo));
         lines.push(Line::from(format!("Captures: {}", card.movement.captures)));
         if piece.is_some() {
-            let moves = self
-                .board
-                .overlay
-                .iter()
-                .filter(|&&f| f & (mark::QUIET | mark::CAPTURE) != 0)
-                .count();
             lines.push(Line::from(format!(
                 "{} it can reach from here",
-                count(moves, "square")
+                count(self.board.reach_count, "square")
             )));
         }
         for row in card.movement.diagram.lines() {

@@ -2,10 +2,13 @@
 //! many of the mover's own pieces), the distinct ways of ending a move on a square, and the
 //! royal pieces the opponent could take next. All of it is read off the generated moves.
 
+use super::text::capital;
 use taikyoku_core::geometry::{Side, Square};
 use taikyoku_core::moves::Move;
 use taikyoku_core::notation;
+use taikyoku_core::position::Position;
 use taikyoku_core::reach::split;
+use taikyoku_core::rules::Rules;
 use taikyoku_records::history::History;
 
 /// One distinct way to end a move on a square: the same squares emptied; with and without
@@ -96,7 +99,17 @@ pub fn describe(h: &History, m: &Move) -> String {
                 0 => String::new(),
                 k => format!(", {k} of them yours"),
             };
-            let listed: Vec<String> = v.iter().take(3).map(|&(s, _)| name(s)).collect();
+            // Whose each is, so that "1 of them yours" is not read as all of them.
+            let mover = pos.piece_at(m.from).map(|p| p.side);
+            let whose = |side: Side| match Some(side) == mover {
+                true => "your".to_string(),
+                false => format!("{}'s", capital(side.name())),
+            };
+            let listed: Vec<String> = v
+                .iter()
+                .take(3)
+                .map(|&(s, side)| format!("{} {}", whose(side), name(s)))
+                .collect();
             let more = if n > 3 { ", …" } else { "" };
             format!(
                 "{text}: removes {n} pieces{mine} ({}{more})",
@@ -141,6 +154,11 @@ pub fn endings<'a>(
             if moves.iter().any(|m| !split(m).1.is_empty()) {
                 text.push_str(" (then it may shoot)");
             } else if moves.len() > 1 && moves.iter().any(|m| m.promotes() != plain.promotes()) {
+                // Not `=` (declines) nor `+`: which it is, is asked.
+                let written = notation::move_string(h.rules(), h.position(), plain);
+                if let Some(rest) = text.strip_prefix(written.as_str()) {
+                    text = format!("{}{rest}", written.trim_end_matches(['=', '+']));
+                }
                 text.push_str(" (promotion asked)");
             }
             Ending { moves, text }
@@ -152,7 +170,43 @@ pub fn endings<'a>(
 /// that could take each; also, where no kind is royal (Kō shōgi's general), the pieces the end
 /// rule needs whose capture would end the game.
 pub fn royals_in_danger(h: &History) -> Vec<(Square, Square)> {
-    let (rules, pos) = (h.rules(), h.position());
+    let mut out: Vec<(Square, Square)> = Vec::new();
+    for (royal, by) in threats(h.rules(), h.position()) {
+        if !out.iter().any(|o| o.0 == royal) {
+            out.push((royal, by));
+        }
+    }
+    out
+}
+
+/// The royals in danger that the last move put there: a royal not in danger before it, or
+/// one a piece can now take that could not before (a threat that is new or grows). The
+/// standard opening's own threats are not new (the `&` mark shows them); a set-up
+/// position's are.
+pub fn new_royal_threats(h: &History) -> Vec<(Square, Square)> {
+    let Some(n) = h.point().checked_sub(1) else {
+        // A set-up position's threats are news; the standard opening's are in every game.
+        return match *h.position() == h.rules().start_position() {
+            true => Vec::new(),
+            false => royals_in_danger(h),
+        };
+    };
+    let rules = h.rules();
+    let mut before = h.position_at(n);
+    before.set_to_move(h.position().to_move());
+    let old = threats(rules, &before);
+    let mut out: Vec<(Square, Square)> = Vec::new();
+    for pair in threats(rules, h.position()) {
+        if !old.contains(&pair) && !out.iter().any(|o| o.0 == pair.0) {
+            out.push(pair);
+        }
+    }
+    out
+}
+
+/// Every (royal, attacker) pair: a royal of the side to move in `pos` and an enemy piece
+/// that could take it next.
+fn threats(rules: &Rules, pos: &Position) -> Vec<(Square, Square)> {
     let side = pos.to_move();
     let cat = rules.catalogue();
     let mut out: Vec<(Square, Square)> = Vec::new();
@@ -169,7 +223,7 @@ pub fn royals_in_danger(h: &History) -> Vec<(Square, Square)> {
             };
             let needed = rules.game.end.involves(p.kind);
             let counts = cat.kind(p.kind).royal || (needed && ends());
-            if counts && !out.iter().any(|o| o.0 == s) {
+            if counts && !out.contains(&(s, m.from)) {
                 out.push((s, m.from));
             }
         }

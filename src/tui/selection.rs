@@ -185,19 +185,8 @@ impl Selection {
     /// Enter on a piece the selected one can shoot, before its landing is chosen: the landing
     /// is taken when only one leads to that shot.
     fn shoot_first(&mut self, h: &History, sq: Square) -> Option<Msg> {
-        let k = self.legs.len();
-        let landings: Vec<Square> = self
-            .candidates()
-            .filter(|m| split(m).0.len() == k && split(m).1.first() == Some(&sq))
-            .map(|m| m.to)
-            .fold(Vec::new(), |mut v, t| {
-                if !v.contains(&t) {
-                    v.push(t);
-                }
-                v
-            });
         let d = h.rules().dims();
-        match &landings[..] {
+        match &self.shot_landings(sq)[..] {
             [] => None,
             [at] => {
                 let ends = preview::endings(h, self.candidates(), *at);
@@ -216,6 +205,46 @@ impl Selection {
                 d.square_name(sq),
                 or_names(h, more)
             ))),
+        }
+    }
+
+    /// Where the piece can land to shoot `sq` first, after the legs entered.
+    fn shot_landings(&self, sq: Square) -> Vec<Square> {
+        let k = self.legs.len();
+        let mut landings = Vec::new();
+        for m in self.candidates() {
+            if split(m).0.len() == k && split(m).1.first() == Some(&sq) && !landings.contains(&m.to)
+            {
+                landings.push(m.to);
+            }
+        }
+        landings
+    }
+
+    /// What Enter on `sq`, a square no move ends on or goes through, would do: shoot the piece
+    /// there from the one landing it can be shot from, or nothing.
+    fn hover_shot(&self, h: &History, sq: Square) -> String {
+        let name = h.rules().dims().square_name(sq);
+        match &self.shot_landings(sq)[..] {
+            [] => format!("{name}: the selected piece cannot go there."),
+            [at] => {
+                let ends = preview::endings(h, self.candidates(), *at);
+                let shot = match &ends[..] {
+                    [one] => one.moves.iter().find(|m| split(m).1 == [sq]),
+                    _ => None,
+                };
+                match shot {
+                    Some(m) => preview::describe(h, m),
+                    None => format!(
+                        "{name}: it can shoot this from {}; choose there first.",
+                        h.rules().dims().square_name(*at)
+                    ),
+                }
+            }
+            more => format!(
+                "{name}: it can shoot this after going to {}: choose where it goes first.",
+                or_names(h, more)
+            ),
         }
     }
 
@@ -241,9 +270,7 @@ impl Selection {
             };
         }
         match self.endings_at(h, sq) {
-            (ends, false) if ends.is_empty() => {
-                format!("{name}: the selected piece cannot go there.")
-            }
+            (ends, false) if ends.is_empty() => self.hover_shot(h, sq),
             (ends, true) if ends.is_empty() => {
                 format!("{name}: a stop; the move goes on from there.")
             }

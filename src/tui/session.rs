@@ -52,6 +52,8 @@ pub enum SaveTarget {
     Free,
     /// Another game's record is there (described): ask before replacing it.
     OtherGame(String),
+    /// This game as it was saved there before (resumed from its autosave): save over it.
+    Earlier,
 }
 
 /// What a change did, and why saving it failed if it did (the change stands: it is on screen
@@ -97,18 +99,35 @@ impl Session {
     }
 
     /// A game read from an autosave goes on being autosaved there, and has no name yet: `s`
-    /// asks for one (an autosave is not a place to save a game to by name).
+    /// asks for one (an autosave is not a place to save a game to by name). A game read from
+    /// the games folder is autosaved there, under its name: one game, one file.
     pub fn adopt_autosave(&mut self) {
         let f = &mut self.files;
-        let in_autosaves = |p: &PathBuf| {
-            f.autosave_dir
-                .as_ref()
-                .is_some_and(|d| p.parent() == Some(d))
-        };
-        if f.save.as_ref().is_some_and(in_autosaves) {
+        if f.save.as_ref().is_some_and(|p| in_dir(p, &f.autosave_dir)) {
             f.autosave = f.save.take();
             f.autosave_stamp = f.save_stamp.take();
+        } else if f.save.as_ref().is_some_and(|p| in_dir(p, &f.games_dir)) {
+            f.autosave.clone_from(&f.save);
+            f.autosave_stamp = f.save_stamp;
         }
+    }
+
+    /// Once saved by name in the games folder, the game is autosaved there: its autosave in
+    /// the autosave folder goes (else it would be listed, and resumed, as another game).
+    fn autosave_under_name(&mut self, path: &std::path::Path, stamp: Stamp) {
+        let f = &mut self.files;
+        if !in_dir(path, &f.games_dir) {
+            return;
+        }
+        if let Some(old) = f.autosave.take()
+            && old != path
+            && in_dir(&old, &f.autosave_dir)
+        {
+            // Gone or not, the game is safe in `path`; a stale autosave only lists it twice.
+            let _ = std::fs::remove_file(&old);
+        }
+        f.autosave = Some(path.to_path_buf());
+        f.autosave_stamp = Some(stamp);
     }
 
     /// Plays a legal move (an illegal one is refused, saying why) and saves the game.
@@ -155,6 +174,9 @@ impl Session {
         };
         match result {
             Ok(stamp) => {
+                if self.files.save == self.files.autosave {
+                    self.files.save_stamp = stamp;
+                }
                 self.files.autosave_stamp = stamp;
                 self.files.unsaved = None;
                 None
@@ -174,9 +196,28 @@ impl Session {
             return SaveTarget::Free;
         }
         match Record::load(path) {
+            Ok(r) if self.is_earlier_save(&r) => SaveTarget::Earlier,
             Ok(r) => SaveTarget::OtherGame(describe(&r)),
             Err(_) => SaveTarget::Free,
         }
+    }
+
+    /// Whether `r` is this game as saved earlier: the same game started at the same moment,
+    /// its moves the first of this game's.
+    fn is_earlier_save(&self, r: &Record) -> bool {
+        let me = &self.record;
+        let moves: Vec<&str> = self
+            .history
+            .played()
+            .iter()
+            .map(|p| p.text.as_str())
+            .collect();
+        !r.started.is_empty()
+            && r.started == me.started
+            && r.game == me.game
+            && r.rules == me.rules
+            && r.start == me.start
+            && moves.starts_with(&r.moves().iter().map(String::as_str).collect::<Vec<_>>())
     }
 
     /// Saves to `path` and saves there from now on: this game's own file again (unless another
@@ -209,6 +250,7 @@ impl Session {
                     count(self.record.moves().len(), "move"),
                     path.display()
                 );
+                self.autosave_under_name(&path, stamp);
                 self.files.save = Some(path);
                 self.files.save_stamp = Some(stamp);
                 self.files.unsaved = None;
@@ -235,6 +277,22 @@ impl Session {
         self.files.autosave = Some(path.clone());
         Ok(Some(path))
     }
+}
+
+/// Whether `path` is a file of the folder `dir`.
+fn in_dir(path: &std::path::Path, dir: &Option<PathBuf>) -> bool {
+    dir.as_deref().is_some_and(|d| path.parent() == Some(d))
+}
+
+/// The unfinished game saved last in `dirs` (the autosave folder and the games folder), to
+/// offer to resume it.
+pub fn latest_unfinished(dirs: &[Option<PathBuf>]) -> Option<(PathBuf, Record)> {
+    dirs.iter()
+        .flatten()
+        .flat_map(|d| store::records_in(d).unwrap_or_default())
+        .filter(|(_, _, r)| r.outcome.is_none() && r.draw.is_none())
+        .max_by_key(|(when, _, _)| *when)
+        .map(|(_, p, r)| (p, r))
 }
 
 /// A game in the list of recent and unfinished games.

@@ -2,7 +2,7 @@
 //! hint line under it (the main keys, from the keymap).
 
 use super::component::{Component, Context, Reply};
-use super::dialogs::Dialog;
+use super::dialogs::{ConfirmKind, Dialog};
 use super::keys::{Action, Keymap};
 use super::msg::Msg;
 use super::players::{self, Players, Purpose, Thinking};
@@ -93,24 +93,35 @@ impl StatusWidget<'_> {
     fn status_line(&self, area: Rect, buf: &mut Buffer) -> Option<(String, Style)> {
         let (h, t) = (self.history, self.theme);
         let asked = self.dialog.and_then(|d| d.status_line(h));
-        let asking = asked.is_some();
         let text = asked.unwrap_or_else(|| self.status.text.clone());
         let style = if self.status.warning || self.dialog.is_some_and(Dialog::urgent) {
             t.warning
         } else {
             t.status
         };
-        let x = self.turn(area, buf);
-        // The rule set always shows at the right (the game too when there is room for it).
+        // The offer to resume is about another game than the one behind it: no turn shown.
+        let resuming = matches!(
+            self.dialog,
+            Some(Dialog::Confirm {
+                kind: ConfirmKind::Resume,
+                ..
+            })
+        );
+        let x = match resuming {
+            true => area.x + 1,
+            false => self.turn(area, buf),
+        };
+        // The rule set shows at the right (the game too when there is room for it).
         let rules = &h.rules().rule_set.name;
         let long = format!(" {} · {rules} rules ", h.rules().game.name);
         let short = format!(" {rules} rules ");
         let room = area.right().saturating_sub(x);
-        // A question or prompt keeps its whole line: the rule set gives way.
+        // A message too long to stand beside it takes the whole line and goes on below: the
+        // rule set gives way rather than stand in the middle of the sentence.
         let fits = |r: &str| text.width() + r.width() < room as usize;
         let right = if fits(&long) {
             long
-        } else if fits(&short) || !asking {
+        } else if fits(&short) || text.is_empty() {
             short
         } else {
             String::new()

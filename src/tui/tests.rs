@@ -856,11 +856,11 @@ fn an_unfinished_game_is_offered_for_resuming() {
     // The keys come first, so that 80 columns show them.
     let t = text(&render(&app, 80, 24));
     assert!(
-        t.contains("game? Enter: yes · n: new · o: all games"),
+        t.contains("game? y: yes · n: new · o: all games · q: quit"),
         "{t}"
     );
-    // Stray keys do nothing: only Enter resumes and n starts afresh.
-    keys(&mut app, "yjq x");
+    // Stray keys do nothing: only y or Enter resumes, n or Esc starts afresh, q quits.
+    keys(&mut app, "jx ");
     assert!(app.dialog.is_some() && !app.quit);
     key(&mut app, KeyCode::Enter);
     assert_eq!(app.history().played().len(), 5);
@@ -1447,10 +1447,11 @@ fn marks_are_the_same_hovering_and_selected() {
     assert_ne!(v & mark::RANGE_VICTIM, 0);
     // No `+` where nothing promotes (wikipedia promotes on a first capture only).
     assert!(!cell(&app, 10, 11).contains('+'));
-    // The lion: the pawn next to it is a stop (`@`) as well as a capture.
+    // The lion: the pawn next to it is a stop as well as a capture, and one Enter takes it:
+    // `x`, not `@`.
     goto(&mut app, 20, 10);
     assert!(
-        cell(&app, 20, 11).starts_with('@'),
+        cell(&app, 20, 11).starts_with('x'),
         "{}",
         cell(&app, 20, 11)
     );
@@ -1729,6 +1730,9 @@ fn a_resumed_autosave_asks_for_a_name_once_and_recent_games_open() {
     key(&mut app, KeyCode::Enter);
     keys(&mut app, "s");
     assert!(app.dialog.is_none(), "then it has one");
+    // Named in the games folder, the game is autosaved there: its old autosave is gone.
+    assert!(!path.is_file());
+    let path = dir.path().join("games/named.toml");
     // The list of games (o) opens any of them.
     let listed = vec![super::session::Listed {
         line: super::session::summary(&path, &rec),
@@ -1759,10 +1763,11 @@ fn a_resumed_autosave_asks_for_a_name_once_and_recent_games_open() {
             "{size:?}\n{t}"
         );
     }
+    app.session.files.games_dir = Some(dir.path().join("games"));
     key(&mut app, KeyCode::Enter);
     assert_eq!(app.history().played().len(), 5);
     assert_eq!(app.session.files.autosave.as_deref(), Some(path.as_path()));
-    assert!(app.session.files.save.is_none());
+    assert_eq!(app.session.files.save.as_deref(), Some(path.as_path()));
 }
 
 /// An app whose game is loaded from the record at `path` (as `play --load` does).

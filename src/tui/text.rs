@@ -28,6 +28,19 @@ pub fn score_text(centipawns: i32) -> String {
     format!("{:+.2}", centipawns as f64 / 100.0)
 }
 
+/// How the computer judges a position, from the mover's side: "eval +0.35", or, for an end
+/// the search has seen (a score beyond [`MATE_BOUND`]), "wins in 2 moves" / "loses in 1
+/// move", counted in the mover's own moves (the search's score is the win less its plies).
+pub fn eval_text(score: i32) -> String {
+    use taikyoku_search::{MATE, MATE_BOUND};
+    let plies = MATE.saturating_sub(score.saturating_abs()).max(0) as usize;
+    match score {
+        s if s > MATE_BOUND => format!("wins in {}", count(plies.div_ceil(2).max(1), "move")),
+        s if s < -MATE_BOUND => format!("loses in {}", count((plies / 2).max(1), "move")),
+        s => format!("eval {}", score_text(s)),
+    }
+}
+
 /// `text` cut at the last blank that leaves it within `width` cells, and the rest (none when
 /// it all fits).
 pub fn split_at_width(text: &str, width: usize) -> (&str, Option<&str>) {

@@ -399,7 +399,14 @@ impl Record {
     /// are only checked by [`Record::replay`].
     pub fn parse(name: &str, text: &str) -> Result<Record, DataError> {
         let src = Source::new(name, text);
-        let probe: Probe = src.parse_toml()?;
+        // A file that is not TOML is first of all not a record, unless it names the format
+        // (a damaged record: its TOML error says where).
+        let probe: Probe = src.parse_toml().map_err(|mut e| {
+            if !text.contains(FORMAT) {
+                e.message = format!("not a game record (not TOML): {}", e.message);
+            }
+            e
+        })?;
         let end = text.len();
         match probe.format {
             Some(f) if f.get_ref() == FORMAT => {}

@@ -138,6 +138,9 @@ pub struct Eval {
     xy: Vec<(i8, i8)>,
     /// Mailbox cells per rank.
     stride: usize,
+    /// The widest a piece's place term can vary over the board, the hunt left out
+    /// ([`Eval::gain_bound`]).
+    place_span: i32,
     pub weights: Weights,
     /// A side's army at the start (Black's; [`Eval::army`]).
     start_army: i32,
@@ -183,6 +186,7 @@ impl Eval {
             off_centre,
             xy,
             stride,
+            place_span: (ADVANCE + ROYAL_ADVANCE) * dims.ranks as i32 + CENTRE * dims.files as i32,
             weights: Weights::default(),
             start_army: 0,
             hunt: None,
@@ -415,6 +419,39 @@ impl Eval {
             mover
         };
         g + self.worth(arriving, rules.cell_index(m.to)) - self.worth(mover, from)
+    }
+
+    /// Whether `m` removes the enemy's last royal (a win the quiescence search must never
+    /// prune away).
+    pub fn takes_last_royal(&self, rules: &Rules, pos: &Position, m: &Move) -> bool {
+        let us = pos.to_move().index();
+        pos.royals(pos.to_move().opponent()) == 1
+            && m.victims(rules.dims()).any(|sq| {
+                let c = pos.cell(rules.cell_index(sq));
+                cell_side(c) != us && self.royal.get(c as usize).copied().unwrap_or(false)
+            })
+    }
+
+    /// An upper bound of [`Eval::move_gain`] for a move that does not promote, from the
+    /// victims' values alone: cheaper (a lookup a victim), for the quiescence search to drop
+    /// the captures that cannot pass its tests before computing their gain. Each piece's place
+    /// term lies within a span of the board's ranks and files (and the hunt's reach), so a
+    /// victim's worth is its value give or take that span, and the mover's place changes by
+    /// at most it.
+    pub fn gain_bound(&self, rules: &Rules, pos: &Position, m: &Move) -> i32 {
+        let us = pos.to_move().index();
+        let span = self.place_span
+            + self
+                .hunt
+                .as_ref()
+                .map_or(0, |h| self.weights.hunt.abs() * h.reach);
+        let mut g = span;
+        for sq in m.victims(rules.dims()) {
+            let c = pos.cell(rules.cell_index(sq));
+            let v = self.cell_value(c);
+            g += span + if cell_side(c) == us { -v } else { v };
+        }
+        g
     }
 
     /// What the game's effects changed the mover's [`Eval::evaluate`] by, beyond

@@ -18,4 +18,4 @@ pub mod worker;
 pub use computer::{Computer, Stop};
 pub use threads::{SearchOptions, Searcher, default_threads};
 pub use timeman::{Clock, Limits};
-pub use worker::{Info, MATE, MATE_BOUND, SearchResult, Stats, Tuning};
+pub use worker::{Info, MATE, MATE_BOUND, SearchResult, Stats, Tuning, plies_to_end};

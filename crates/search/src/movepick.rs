@@ -89,8 +89,13 @@ pub(crate) fn score_moves(
             1 << 30
         } else if m.captures() || m.promotes() {
             let gain = eval.move_gain(rules, pos, m);
-            if gain > 0 {
-                (1 << 26) + capture_key(gain, eval.mover_value(rules, pos, m))
+            let mover = eval.mover_value(rules, pos, m);
+            if gain > 0 && gain >= mover {
+                (1 << 26) + capture_key(gain, mover)
+            } else if gain > 0 {
+                // It may lose the mover: after the killers (a static exchange evaluation's
+                // bad captures, without one).
+                (1 << 24) + capture_key(gain, mover)
             } else {
                 gain
             }

@@ -90,6 +90,25 @@ struct Ply {
     mobility: Option<u64>,
 }
 
+/// The plies to the end of the game a score announces: positive for a win of the side it is
+/// scored for (it takes the last royal, or leaves no move, in that many plies), negative for
+/// a loss; `None` for a score that is not a game's end.
+pub fn plies_to_end(score: i32) -> Option<i32> {
+    if score > MATE_BOUND {
+        Some(MATE - score)
+    } else if score < -MATE_BOUND {
+        Some(-(MATE + score))
+    } else {
+        None
+    }
+}
+
+/// How many moves a node `depth` plies from the leaves searches before late-move pruning
+/// ([`Worker::prunes`]) skips its quiet moves: more the more moves it has.
+fn late_moves(depth: i32, moves: usize) -> usize {
+    (6 + moves / 12) * (depth * depth) as usize
+}
+
 /// Scores of mate found `ply` plies from the root, stored relative to the node in the table.
 fn to_table(score: i32, ply: usize) -> i32 {
     if score > MATE_BOUND {
@@ -327,11 +346,20 @@ impl Worker {
         for depth in 1..=job.max_depth() {
             let score = self.iterate(&mut pos, depth, mat, stop);
             if let Some((m, s)) = self.root_best {
-                result.best = Some(m);
-                result.score = if self.stopped { s } else { score };
-                result.pv = self.plies[0].pv.clone();
-                if result.pv.first() != Some(&m) {
-                    result.pv = vec![m];
+                // An unfinished iteration counts only where it found another best move (its
+                // score and depth are then that deeper search's); else the last finished one
+                // stands, as its report said it.
+                let finished = !self.stopped;
+                if finished || result.depth == 0 || result.best != Some(m) {
+                    result.best = Some(m);
+                    result.score = if finished { score } else { s };
+                    result.pv = self.plies[0].pv.clone();
+                    if result.pv.first() != Some(&m) {
+                        result.pv = vec![m];
+                    }
+                    if !finished && result.depth > 0 {
+                        result.depth = depth;
+                    }
                 }
             }
             if self.stopped {
@@ -613,18 +641,14 @@ impl Worker {
         for i in 0..scored.len() {
             movepick::pick(scored, i);
             let m = scored[i].1;
-            let gain = self.eval.move_gain(&self.rules, pos, &m);
             let quiet = !m.captures() && !m.promotes();
-            // Futility: near the leaves a quiet move cannot lift a hopeless score.
-            if !n.pv
-                && !n.threatened
-                && quiet
-                && best.searched > 0
-                && n.depth <= 2
-                && n.mat + 150 * n.depth <= best.alpha
-            {
+            // A capture of only the mover's own men (a range capturer's flight: most of
+            // Taikyoku's moves) gains nothing: pruned as a quiet move is.
+            let idle = quiet || !m.promotes() && !self.rules.is_gainful_capture(pos, &m);
+            if idle && best.searched > 0 && self.prunes(n, &best, scored.len()) {
                 continue;
             }
+            let gain = self.eval.move_gain(&self.rules, pos, &m);
             // The replies' cache; above the leaves from the first move on, as the mobility
             // term counts the leaves' moves from it.
             let leaves =
@@ -658,6 +682,21 @@ impl Worker {
             }
         }
         best
+    }
+
+    /// Whether node `n` (of `moves` moves), at `best`, skips its next quiet move near the
+    /// leaves: futility (a quiet move cannot lift a hopeless score) and late-move pruning
+    /// (after the first [`late_moves`] moves, in the order of the killers and the history,
+    /// the rest are not searched: in Taikyoku most of a node's hundreds of quiet moves are
+    /// far from the action, and searching them all made the tree grow twentyfold a ply).
+    fn prunes(&self, n: &Node, best: &Best, moves: usize) -> bool {
+        // A won or lost game in the window: a quiet move may reach it sooner or later.
+        let won = |s: i32| s.abs() > MATE_BOUND && s.abs() <= MATE;
+        let decided = won(best.alpha) || won(n.beta);
+        if n.pv || n.threatened || n.depth > 2 || decided {
+            return false;
+        }
+        n.mat + 150 * n.depth <= best.alpha || best.searched as usize >= late_moves(n.depth, moves)
     }
 
     /// Searches move `m` (gaining `gain`) of node `n`, the loop being at `best`: the first
@@ -819,14 +858,21 @@ impl Worker {
         let mut scored = std::mem::take(&mut self.plies[ply].scored);
         scored.clear();
         for m in &moves {
-            let gain = self.eval.move_gain(&self.rules, pos, m);
-            // Delta pruning: even winning this for free would not reach alpha.
-            if gain <= 0 || stand + gain + 200 <= alpha {
+            let mover = self.eval.mover_value(&self.rules, pos, m);
+            // The tests below on a bound of the gain first: most captures fail them.
+            let hopeless = |gain: i32| {
+                // Delta pruning: even winning this for free would not reach alpha.
+                gain <= 0 || stand + gain + 200 <= alpha || (qdepth > 0 && gain < mover)
+            };
+            let royal = self.eval.takes_last_royal(&self.rules, pos, m);
+            if !m.promotes() && !royal && hopeless(self.eval.gain_bound(&self.rules, pos, m)) {
                 continue;
             }
-            let mover = self.eval.mover_value(&self.rules, pos, m);
-            if qdepth == 0 || gain >= mover {
-                scored.push((movepick::capture_key(gain, mover), *m));
+            let gain = self.eval.move_gain(&self.rules, pos, m);
+            if royal || !hopeless(gain) {
+                // Those that gain even if the mover is taken back first.
+                let safe = if gain >= mover { 1 << 26 } else { 0 };
+                scored.push((safe + movepick::capture_key(gain, mover), *m));
             }
         }
         self.plies[ply].moves = moves;

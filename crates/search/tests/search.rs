@@ -65,6 +65,31 @@ fn takes_the_last_royal_when_it_can() {
     }
 }
 
+/// A win in three plies (a rook shuts White's lone king in on its back rank, the other
+/// takes it next) is found and announced at its distance at every depth that can see it,
+/// whatever the pruning near the leaves skips.
+#[test]
+fn a_won_game_is_announced_at_its_distance() {
+    let r = sho_rules();
+    let p = position(
+        sho(),
+        B,
+        &[
+            ("K", B, 4, 0),
+            ("R", B, 0, 0),
+            ("R", B, 0, 7),
+            ("K", W, 8, 8),
+        ],
+    );
+    for d in 3..=5 {
+        let res = search(&r, &p, depth(d));
+        assert_eq!(res.score, MATE - 3, "depth {d}");
+        assert_eq!(taikyoku_search::plies_to_end(res.score), Some(3));
+    }
+    assert_eq!(taikyoku_search::plies_to_end(-(MATE - 4)), Some(-4));
+    assert_eq!(taikyoku_search::plies_to_end(1234), None);
+}
+
 /// Whether the side to move can capture the other side's last royal at once.
 fn royal_capturable(r: &Rules, p: &Position) -> bool {
     r.legal_moves(p).iter().any(|m| {
@@ -274,6 +299,36 @@ fn the_stop_flag_is_obeyed_at_the_next_node() {
     let res = searcher(&t).search(&q, &Limits::default(), &stop, &mut |_| {});
     assert!(t.legal_moves(&q).contains(&res.best.expect("a move")));
     assert!(res.nodes <= 1, "{}", res.nodes);
+}
+
+/// Stopped in the middle of a depth, the result says what the last report said unless the
+/// unfinished depth found another best move (issue 20, finding 11: a hint's live line said
+/// +4.64 at depth 3 and its result -0.64 at depth 3).
+#[test]
+fn a_stopped_search_says_what_its_last_report_said() {
+    let r = sho_rules();
+    let p = midgame(&r, 8);
+    for nodes in (300..=6000).step_by(300) {
+        let mut last = None;
+        let limits = Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        };
+        let res = searcher(&r).search(&p, &limits, &AtomicBool::new(false), &mut |i| {
+            last = Some((i.score, i.depth, i.pv[0]));
+        });
+        let Some((score, depth, best)) = last else {
+            continue;
+        };
+        if res.best == Some(best) {
+            assert_eq!((res.score, res.depth), (score, depth), "{nodes} nodes");
+        } else {
+            assert!(
+                res.depth > depth,
+                "{nodes} nodes: a new move's depth is its own"
+            );
+        }
+    }
 }
 
 /// The CPU time a thread has used (`clock` from `pthread_getcpuclockid`, or this thread's).

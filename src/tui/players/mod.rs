@@ -8,7 +8,7 @@
 pub mod external;
 
 use super::msg::Msg;
-use super::text::{capital, clock_text, score_text};
+use super::text::{capital, clock_text, eval_text};
 use external::{Engine, EnginePlayer, MARGIN};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::Sender;
@@ -605,7 +605,7 @@ pub fn describe(t: &Thinking) -> String {
             parts.push(format!("best {b}"));
         }
         if let Some(s) = p.score {
-            parts.push(format!("eval {}", score_text(s)));
+            parts.push(eval_text(s));
         }
     }
     parts.join(" · ")

@@ -26,6 +26,10 @@ pub mod square;
 #[cfg(test)]
 mod test_support;
 
+/// Not in v00: the parameter an engine of this program announces (`param rules enum[…]`, the
+/// rule sets of its game) and a host sets (`setparam rules NAME`) to the rule set it judges.
+pub const RULES_PARAM: &str = "rules";
+
 pub use atsa_host::AtsaHost;
 pub use codec::{AtsiMove, EngineReply, HostCommand, ParamType, StartPos};
 pub use error::{AtsiError, MAX_MOVE_SQUARES, MoveProblem};

@@ -6,7 +6,9 @@ use super::error::HostError;
 use super::log::EngineLog;
 use super::pipe::Event;
 use super::process::{Process, QUIT_GRACE, parse_reply};
-use crate::atsi::{self, AtsiMove, EngineReply, HostCommand, Order, StartPos};
+use crate::atsi::{
+    self, AtsiMove, EngineReply, HostCommand, Order, ParamType, RULES_PARAM, StartPos,
+};
 use std::time::{Duration, Instant};
 use taikyoku_core::geometry::Side;
 use taikyoku_core::moves::Move;
@@ -60,7 +62,15 @@ pub struct EngineProcess {
     /// It writes (and reads) multi-leg moves with the steps after the destination.
     steps_after: bool,
     game: Option<Playing>,
+    /// The rule sets it said it plays (its `rules` parameter), if it said; and the one it
+    /// was last told to play.
+    rule_sets: Option<Vec<String>>,
+    told_rules: Option<String>,
 }
+
+/// How long the host waits after `info` (and after each `param` line) for the next `param`
+/// line of the engine's answer to `identify`.
+const PARAM_GAP: Duration = Duration::from_millis(100);
 
 impl EngineProcess {
     /// Starts `sh -c command` and does the handshake: `atsiinit` (answered by `atsiok`), then
@@ -82,6 +92,8 @@ impl EngineProcess {
             name: short_name(command),
             steps_after: false,
             game: None,
+            rule_sets: None,
+            told_rules: None,
         };
         engine.handshake(handshake)?;
         Ok(engine)
@@ -137,8 +149,53 @@ impl EngineProcess {
                 .note("no info in answer to identify: named after its command"),
             Err(e) => return Err(e),
         }
+        self.read_params();
         if self.name.eq_ignore_ascii_case("tomatene") {
             self.use_steps_after("it is tomatene");
+        }
+        Ok(())
+    }
+
+    /// The `param` lines that follow `info`, in one burst: read until a short quiet gap or
+    /// another line (kept for later). A `rules` parameter says which rule sets it plays.
+    fn read_params(&mut self) {
+        loop {
+            let event = self.process.next_event(Instant::now() + PARAM_GAP);
+            let Some(Event::Line(line, at)) = event else {
+                event.into_iter().for_each(|e| self.process.put_back(e));
+                return;
+            };
+            match parse_reply(&line) {
+                Ok(Some(EngineReply::Param { name, ty })) => {
+                    self.process.log.write('<', &line);
+                    if let (RULES_PARAM, ParamType::Enum(names)) = (name.as_str(), ty) {
+                        self.rule_sets = Some(names);
+                    }
+                }
+                _ => return self.process.put_back(Event::Line(line, at)),
+            }
+        }
+    }
+
+    /// Tells an engine that announced a `rules` parameter the rule set the host judges by
+    /// (`setparam rules NAME`), or refuses it when that is not one it plays. An engine that
+    /// announced none is not told (ATSI v00 has no word for it).
+    fn tell_rules(&mut self, rules: &str) -> Result<(), HostError> {
+        let Some(sets) = &self.rule_sets else {
+            return Ok(());
+        };
+        if !sets.iter().any(|s| s == rules) {
+            return Err(HostError::RulesMismatch {
+                rules: rules.to_string(),
+                offered: sets.join(", "),
+            });
+        }
+        if self.told_rules.as_deref() != Some(rules) {
+            self.process.send(&HostCommand::SetParam {
+                name: RULES_PARAM.into(),
+                value: rules.into(),
+            })?;
+            self.told_rules = Some(rules.to_string());
         }
         Ok(())
     }
@@ -153,6 +210,7 @@ impl EngineProcess {
         time: TimeControl,
     ) -> Result<(), HostError> {
         let rules = history.rules();
+        self.tell_rules(&rules.rule_set.name)?;
         let pos = history.position();
         let start = if *pos == rules.start_position() {
             StartPos::Initial

@@ -38,6 +38,10 @@ pub enum HostError {
     /// its log line.
     #[error("refused what it was told ({0:?}): is it playing this game and rule set?")]
     Refused(String),
+    /// It announced the rule sets it can play (its `rules` parameter), and the host's is
+    /// not among them: refused before the first move.
+    #[error("plays the rule sets {offered}, not {rules}: this game cannot be played with it")]
+    RulesMismatch { rules: String, offered: String },
     /// Its input was full for longer than the write timeout.
     #[error("stopped reading its input (a line waited {0:.1?} to be read)")]
     NotReading(Duration),

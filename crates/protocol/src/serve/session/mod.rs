@@ -8,7 +8,9 @@ mod think;
 use super::interrupt::{Interrupt, ends_search};
 use super::settings::Settings;
 use super::summary::Summary;
-use crate::atsi::{self, AtsaHost, AtsiError, AtsiMove, EngineReply, HostCommand, Order, StartPos};
+use crate::atsi::{
+    self, AtsaHost, AtsiError, AtsiMove, EngineReply, HostCommand, Order, RULES_PARAM, StartPos,
+};
 use std::cell::RefCell;
 use std::sync::Arc;
 use std::time::Instant;
@@ -176,7 +178,45 @@ impl Session {
             author: None,
             logo: None,
         });
-        Settings::params().into_iter().for_each(send);
+        Settings::params().into_iter().for_each(&mut *send);
+        // Not in v00: a host that judges another rule set says which (`setparam rules`).
+        send(EngineReply::Param {
+            name: RULES_PARAM.into(),
+            ty: atsi::ParamType::Enum(self.rule_set_names()),
+        });
+    }
+
+    /// The rule sets of the game it plays, for the `rules` parameter.
+    fn rule_set_names(&self) -> Vec<String> {
+        let sets = &self.rules.game.rule_sets;
+        sets.iter().map(|r| r.name.clone()).collect()
+    }
+
+    /// `setparam rules NAME`: plays the game under that rule set from the next game on (not
+    /// during one: its moves were judged under the rules it started with).
+    fn set_rules(&mut self, name: &str, send: &mut dyn FnMut(EngineReply)) {
+        if self.rules.rule_set.name == name {
+            return;
+        }
+        if self.game.is_some() {
+            return self.error("setparam rules: not during a game", send);
+        }
+        match Rules::new(self.rules.game.clone(), name) {
+            Ok(r) => {
+                self.log(&format!("rules: {name}"));
+                self.rules = Arc::new(r);
+                self.computer = None;
+                self.host = AtsaHost::new();
+            }
+            Err(_) => self.error(
+                &format!(
+                    "setparam rules: {name:?} is not a rule set of {} ({})",
+                    self.rules.game.name,
+                    self.rule_set_names().join(", ")
+                ),
+                send,
+            ),
+        }
     }
 
     /// `win`, `loss` or `draw`: the game is over, its result logged and kept.
@@ -193,7 +233,9 @@ impl Session {
 
     /// `setparam`: a new table or thread count takes a new computer.
     fn set_param(&mut self, name: &str, value: &str, send: &mut dyn FnMut(EngineReply)) {
-        if let Err(e) = self.settings.set(name, value) {
+        if name == RULES_PARAM {
+            self.set_rules(value, send);
+        } else if let Err(e) = self.settings.set(name, value) {
             self.error(&format!("setparam: {e}"), send);
         } else if matches!(name, "hash" | "threads") {
             self.computer = None;
@@ -341,7 +383,8 @@ mod tests {
         let hello = answers(&mut s, "atsiinit v0\nidentify");
         assert_eq!(hello[0], "atsiok");
         assert!(hello[1].starts_with("info taikyoku "), "{hello:?}");
-        assert_eq!(hello.len(), 2 + Settings::params().len());
+        // The settings, then the rule sets it plays.
+        assert_eq!(hello.len(), 3 + Settings::params().len());
         let bad = answers(&mut s, "setparam depth deep\nsetparam colour red\neval");
         assert_eq!(
             bad,
