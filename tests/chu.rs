@@ -38,9 +38,7 @@ fn the_board_setup_and_perft_from_the_opening() {
     let p = r.start_position();
     assert_eq!(p.pieces().count(), 92);
     // Agrees with the earlier draft's figures and with HaChu's move lists from the opening.
-    let counts: Vec<u64> = (1..=3)
-        .map(|d| perft::perft(r, &p, d))
-        .collect();
+    let counts: Vec<u64> = (1..=3).map(|d| perft::perft(r, &p, d)).collect();
     assert_eq!(counts, [36, 1_296, 48_315]);
 }
 
@@ -113,24 +111,30 @@ fn a_lion_may_not_take_a_protected_lion_from_afar() {
     assert!(!choices(r, &p, (5, 3), (5, 5)).0);
 }
 
+/// Black's rook takes White's lion (a non-lion takes a lion); Black's lion on (8, 3) faces
+/// White's rook on (8, 10); `extra` pieces besides.
+fn after_a_counter_strike(
+    r: &Rules,
+    extra: &[(&str, taikyoku_core::geometry::Side, i32, i32)],
+) -> Position {
+    let mut pieces = vec![
+        ("K", B, 0, 0),
+        ("K", W, 11, 11),
+        ("R", B, 2, 2),
+        ("LN", W, 2, 8),
+        ("LN", B, 8, 3),
+        ("R", W, 8, 10),
+    ];
+    pieces.extend_from_slice(extra);
+    let mut p = position(r, B, &pieces);
+    play(r, &mut p, (2, 2), (2, 8));
+    p
+}
+
 #[test]
 fn after_a_lion_is_taken_by_a_non_lion_no_lion_is_taken_by_a_non_lion() {
     let r = chu();
-    let mut p = position(
-        r,
-        B,
-        &[
-            ("K", B, 0, 0),
-            ("K", W, 11, 11),
-            ("R", B, 2, 2),
-            ("LN", W, 2, 8),
-            ("LN", B, 8, 3),
-            ("R", W, 8, 10),
-            ("LN", W, 9, 5),
-            ("P", W, 0, 8),
-        ],
-    );
-    play(r, &mut p, (2, 2), (2, 8));
+    let mut p = after_a_counter_strike(r, &[("LN", W, 9, 5), ("P", W, 0, 8)]);
     assert!(p.struck());
     // White's rook may not take Black's lion now; White's lion may.
     assert!(!choices(r, &p, (8, 10), (8, 3)).0);
@@ -145,38 +149,16 @@ fn after_a_lion_is_taken_by_a_non_lion_no_lion_is_taken_by_a_non_lion() {
 #[test]
 fn the_okazaki_rule_allows_the_counter_strike_on_an_unprotected_lion() {
     let r = Rules::builtin("chu", "okazaki").unwrap();
-    let mut p = position(
-        &r,
-        B,
-        &[
-            ("K", B, 0, 0),
-            ("K", W, 11, 11),
-            ("R", B, 2, 2),
-            ("LN", W, 2, 8),
-            ("LN", B, 8, 3),
-            ("R", W, 8, 10),
-        ],
-    );
-    play(&r, &mut p, (2, 2), (2, 8));
+    let p = after_a_counter_strike(&r, &[]);
     assert!(choices(&r, &p, (8, 10), (8, 3)).0, "unprotected: allowed");
-    let mut p = position(
-        &r,
-        B,
-        &[
-            ("K", B, 0, 0),
-            ("K", W, 11, 11),
-            ("R", B, 2, 2),
-            ("LN", W, 2, 8),
-            ("LN", B, 8, 3),
-            ("G", B, 8, 2),
-            ("R", W, 8, 10),
-        ],
-    );
-    play(&r, &mut p, (2, 2), (2, 8));
+    let p = after_a_counter_strike(&r, &[("G", B, 8, 2)]);
     assert!(
         !choices(&r, &p, (8, 10), (8, 3)).0,
         "protected: not allowed"
     );
+    // The standard rules forbid both.
+    let p = after_a_counter_strike(chu(), &[]);
+    assert!(!choices(chu(), &p, (8, 10), (8, 3)).0);
 }
 
 #[test]
