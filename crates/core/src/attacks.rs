@@ -525,6 +525,14 @@ impl Attacks {
         self.fresh_entries(rules, pos, None);
     }
 
+    /// Brings `side`'s captures and attacks up to date now: a search calls it at a node
+    /// before making the moves whose replies it will ask for, so that what the moves above
+    /// changed is generated once here, not again under every one of them (each reply's
+    /// update is undone with its move).
+    pub fn prepare(&mut self, rules: &Rules, pos: &Position, side: Side) {
+        self.fresh_entries(rules, pos, Some(side));
+    }
+
     /// Generates again the stale entries of `side`'s pieces (`None`: every stale entry).
     fn fresh_entries(&mut self, rules: &Rules, pos: &Position, side: Option<Side>) {
         self.sync();

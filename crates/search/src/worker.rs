@@ -15,6 +15,7 @@ use crate::tt::{Bound, Entry, Table, fingerprint};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
+use taikyoku_core::attacks::Attacks;
 use taikyoku_core::movecache::MoveCache;
 use taikyoku_core::movegen::Scratch;
 use taikyoku_core::moves::Move;
@@ -193,6 +194,9 @@ pub(crate) struct Worker {
     history: History,
     plies: Vec<Ply>,
     scratch: Scratch,
+    /// The attack information of the position searched, kept along every move: the
+    /// quiescence search's captures come from it.
+    attacks: Attacks,
     // The current search.
     nodes: u64,
     stats: Stats,
@@ -265,6 +269,7 @@ impl Worker {
             history: History::new(),
             plies: (0..MAX_PLY + 1).map(|_| Ply::default()).collect(),
             scratch: Scratch::default(),
+            attacks: Attacks::default(),
             nodes: 0,
             stats: Stats::default(),
             published: 0,
@@ -310,6 +315,7 @@ impl Worker {
             only,
             seed,
         );
+        self.attacks.build(&self.rules, job.pos);
         let material = self.eval.material(job.pos);
         let mat = if job.pos.to_move().index() == 0 {
             material
@@ -715,7 +721,7 @@ impl Worker {
         let quiet = !m.captures() && !m.promotes();
         let killer = self.plies[ply].killers.contains(&m);
         self.plies[ply].current = Some(m);
-        let undo = self.rules.make(pos, &m);
+        let undo = self.attacks.make(&self.rules, pos, &m);
         let child = -(n.mat + gain + self.eval.effects_gain(pos, &undo));
         let searched = best.searched;
         let mut s;
@@ -735,7 +741,7 @@ impl Worker {
                 s = -self.node(pos, depth - 1, -beta, -alpha, ply + 1, child, stop);
             }
         }
-        self.rules.unmake(pos, undo);
+        self.attacks.unmake(&self.rules, pos, undo);
         s
     }
 
@@ -745,6 +751,7 @@ impl Worker {
         let them = pos.to_move().opponent();
         self.plies[ply].cache.build(&self.rules, pos, them);
         self.plies[ply].cached = true;
+        self.attacks.prepare(&self.rules, pos, them);
     }
 
     /// Stores what node `n` found in the table.
@@ -767,20 +774,18 @@ impl Worker {
     }
 
     /// The moves of the side to move at `ply` (only captures that may gain if `captures`: the
-    /// others fail the quiescence search's `gain <= 0` test anyway): from a cache a few plies
-    /// up when there is one, else generated.
+    /// others fail the quiescence search's `gain <= 0` test anyway): the captures from the
+    /// attack information; the moves from a cache a few plies up when there is one, else
+    /// generated.
     fn generate(&mut self, pos: &Position, ply: usize, captures: bool, out: &mut Vec<Move>) {
+        if captures {
+            (self.attacks).captures_into(&self.rules, pos, pos.to_move(), out);
+            return;
+        }
         let mut line = std::mem::take(&mut self.line);
         if let Some(j) = self.cache_above(pos, ply, &mut line) {
             let cache = &mut self.plies[j].cache;
-            if captures {
-                cache.captures_after(&self.rules, pos, &line, out);
-            } else {
-                cache.moves_after_line(&self.rules, pos, &line, out);
-            }
-        } else if captures {
-            self.rules
-                .gainful_captures_into(pos, &mut self.scratch, out);
+            cache.moves_after_line(&self.rules, pos, &line, out);
         } else {
             self.rules.legal_moves_into(pos, &mut self.scratch, out);
         }
@@ -919,14 +924,16 @@ impl Worker {
             movepick::pick(&mut scored, i);
             let m = scored[i].1;
             let gain = self.eval.move_gain(&self.rules, pos, &m);
-            if i == 1 && scored.len() > 2 && qdepth + 1 < QUIESCENCE_DEPTH {
-                self.cache_replies(pos, ply);
+            if i == 1 && qdepth + 1 < QUIESCENCE_DEPTH {
+                // The replies' captures: what the moves above changed, generated once here.
+                self.attacks
+                    .prepare(&self.rules, pos, pos.to_move().opponent());
             }
             self.plies[ply].current = Some(m);
-            let undo = self.rules.make(pos, &m);
+            let undo = self.attacks.make(&self.rules, pos, &m);
             let gain = gain + self.eval.effects_gain(pos, &undo);
             let s = -self.quiesce(pos, -beta, -alpha, ply + 1, -(mat + gain), qdepth + 1, stop);
-            self.rules.unmake(pos, undo);
+            self.attacks.unmake(&self.rules, pos, undo);
             if self.stopped {
                 break;
             }
