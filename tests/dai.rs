@@ -21,9 +21,7 @@ fn the_board_setup_and_perft_from_the_opening() {
     let p = r.start_position();
     assert_eq!(p.pieces().count(), 130);
     // The earlier draft's figures; HaChu plays these openings too (tools/hachu_oracle.py).
-    let counts: Vec<u64> = (1..=2)
-        .map(|d| perft::perft(r, &p, d))
-        .collect();
+    let counts: Vec<u64> = (1..=2).map(|d| perft::perft(r, &p, d)).collect();
     assert_eq!(counts, [71, 5_041]);
 }
 
