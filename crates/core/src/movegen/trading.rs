@@ -64,11 +64,19 @@ fn allowed(t: &Tables, trade: &TradeTable, pos: &Position, mover: Cell, m: &Move
 }
 
 /// Whether, after `m`, an enemy piece could take the capturer where it ends (the trade rules
-/// themselves left aside).
+/// themselves left aside). The move is played on a copy by hand: make/unmake sit beside the
+/// generator on the ladder, not below it.
 fn protected(t: &Tables, pos: &Position, m: &Move) -> bool {
     let mut after = pos.clone();
-    crate::makemove::play_unchecked(t, &mut after, m);
-    if after.outcome().is_some() {
+    let from = t.cell_index(m.from);
+    let mover = after.cell(from);
+    for sq in m.victims(t.dims) {
+        after.take_index(t.cell_index(sq), &t.vital);
+    }
+    after.take_index(from, &t.vital);
+    after.place_index(t.cell_index(m.to), mover, &t.vital);
+    let them = pos.to_move().opponent();
+    if after.royals(them) == 0 {
         return false;
     }
     let mut scratch = Scratch {
@@ -77,7 +85,6 @@ fn protected(t: &Tables, pos: &Position, m: &Move) -> bool {
         ..Scratch::default()
     };
     let mut out = Vec::new();
-    let them = after.to_move();
     super::side_moves(&after, them, t, &mut scratch, &mut out);
     out.iter().any(|r| r.victims(t.dims).any(|sq| sq == m.to))
 }
