@@ -243,12 +243,12 @@ fn a_record_of_sho_round_trips_and_checks() {
     let unknown = dir.path().join("unknown.toml");
     fs::write(
         &unknown,
-        text.replace("game = \"Sho shogi\"", "game = \"Dai shogi\""),
+        text.replace("game = \"Sho shogi\"", "game = \"Wa shogi\""),
     )
     .unwrap();
     let e = fails(&["check", s(&unknown)]);
     assert!(
-        e.contains(&format!("{}:5:8: game: unknown game \"Dai shogi\"; the games are: taikyoku (Taikyoku shogi), sho (Sho shogi)", s(&unknown))),
+        e.contains(&format!("{}:5:8: game: unknown game \"Wa shogi\"; the games are: taikyoku (Taikyoku shogi), sho (Sho shogi)", s(&unknown))),
         "{e}"
     );
 }

@@ -35,7 +35,7 @@ pub struct RecordArg {
     pub record: Option<PathBuf>,
 }
 
-fn data_dir(cli_data: &Option<PathBuf>) -> DataDir {
+pub fn data_dir(cli_data: &Option<PathBuf>) -> DataDir {
     cli_data.as_ref().map_or(DataDir::Embedded, DataDir::dir)
 }
 

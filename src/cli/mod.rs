@@ -64,6 +64,8 @@ pub enum Command {
     Perft(positions::PerftArgs),
     /// List the rule sets and, piece by piece, where they differ.
     Rules(rules::RulesCmdArgs),
+    /// List the games: board, pieces, kinds and rule sets.
+    Games,
     /// Print a position as a board.
     Board(PositionArgs),
     /// Create a game record, or add moves to one.
@@ -113,6 +115,7 @@ pub fn run(cli: Cli, play: impl play::OpenGame) -> Result<(), CliError> {
         Some(Command::Moves(a)) => positions::moves(g, rs, a),
         Some(Command::Perft(a)) => positions::perft(g, rs, a),
         Some(Command::Rules(a)) => rules::rules_cmd(g, rs, a),
+        Some(Command::Games) => rules::games(g),
         Some(Command::Board(a)) => positions::board(g, rs, a),
         Some(Command::Record(c)) => records::record(g, rs, c),
         Some(Command::Check(a)) => records::check(g, rs, a),

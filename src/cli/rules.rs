@@ -1,10 +1,11 @@
 //! `taikyoku rules`: the game's rule sets and, piece by piece, where they differ.
 
 use super::error::CliError;
-use super::load::{GameArgs, load_game};
+use super::load::{GameArgs, data_dir, load_game};
 use super::stdout::out;
 use clap::Args;
 use taikyoku_core::game::{Game, RuleSet};
+use taikyoku_core::rules::Rules;
 
 #[derive(Args, Debug)]
 pub struct RulesCmdArgs {
@@ -42,6 +43,37 @@ pub fn rules_cmd(g: &GameArgs, rs: &Option<String>, a: RulesCmdArgs) -> Result<(
         return Ok(());
     }
     print_differences(&game, name.as_deref(), &sets)
+}
+
+/// `taikyoku games`: a line per game of the data directory (`--game` is not read): its id
+/// and name, board, the pieces of its setup and the kinds of its catalogue, and its rule sets,
+/// the default first.
+pub fn games(g: &GameArgs) -> Result<(), CliError> {
+    let data = data_dir(&g.data);
+    for entry in data.games()? {
+        let game = Game::load(&data, &entry.id)?;
+        let (files, ranks, kinds) = (game.dims.files, game.dims.ranks, game.catalogue.len());
+        let mut sets = vec![game.default_rules.clone()];
+        sets.extend(
+            (game.rule_sets.iter())
+                .filter(|r| r.name != game.default_rules)
+                .map(|r| r.name.clone()),
+        );
+        let rules = Rules::new(game, &sets[0])?;
+        let pieces = rules.start_position().pieces().count();
+        out(&format!(
+            "{:<10} {:<16} {files}×{ranks}, {pieces} pieces ({} a side), {kinds} kinds; rule sets: {} (default){}",
+            entry.id,
+            entry.name,
+            pieces / 2,
+            sets[0],
+            sets[1..]
+                .iter()
+                .map(|s| format!(", {s}"))
+                .collect::<String>()
+        ))?;
+    }
+    Ok(())
 }
 
 /// The game in a line, then each rule set shown (its name and summary) and the sources.

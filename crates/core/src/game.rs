@@ -5,7 +5,9 @@
 use crate::catalogue::{Catalogue, KindId, PieceKind, Reading, fold};
 use crate::error::{DataError, Source, utf8_text};
 use crate::geometry::{Dims, MAX_SIDE};
-use crate::params::{Burning, Effects, Params, RawEffects, RawParams, RawPromotion, RawRange};
+use crate::params::{
+    Burning, Effects, Params, RawEffects, RawParams, RawPromotion, RawRange, RawTrade,
+};
 use crate::setup::Setup;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -333,6 +335,8 @@ struct RawRuleSet {
     /// How burning pieces burn (the defaults: every neighbour, of either side).
     #[serde(default)]
     burning: Burning,
+    /// The rules on taking the pieces whose trade is restricted (Chu shogi's lions).
+    trade: Option<RawTrade>,
 }
 
 /// A named rule set of a game.
@@ -561,6 +565,7 @@ impl RuleSet {
             distinct_paths: rs.distinct_paths,
             within: rs.within.as_ref(),
             burning: rs.burning,
+            trade: rs.trade.as_ref(),
         };
         let params = Params::parse(src, &name, &span, raw, catalogue)?;
         let mut readings = Vec::new();
@@ -629,10 +634,11 @@ mod tests {
     fn the_built_in_games_are_listed_with_the_default_first() {
         let games = DataDir::Embedded.games().unwrap();
         let ids: Vec<&str> = games.iter().map(|g| g.id.as_str()).collect();
-        assert_eq!(ids, ["taikyoku", "sho", "koshogi"]);
+        assert_eq!(ids, ["taikyoku", "sho", "koshogi", "chu", "dai"]);
         assert_eq!(
             describe_games(&games),
-            "taikyoku (Taikyoku shogi), sho (Sho shogi), koshogi (Ko shogi)"
+            "taikyoku (Taikyoku shogi), sho (Sho shogi), koshogi (Ko shogi), chu (Chu shogi), \
+             dai (Dai shogi)"
         );
         let sho = Game::find(&DataDir::Embedded, "SHO-SHOGI").unwrap();
         assert_eq!(

@@ -23,6 +23,8 @@ pub struct Undo {
     mark: u32,
     effects_mark: u32,
     outcome: Option<Outcome>,
+    /// [`Position::struck`] before the move.
+    struck: bool,
 }
 
 impl Undo {
@@ -57,12 +59,19 @@ pub(crate) fn make(t: &Tables, pos: &mut Position, m: &Move) -> Undo {
         mark: pos.removed.len() as u32,
         effects_mark: 0,
         outcome: pos.outcome(),
+        struck: pos.struck(),
     };
+    let mut strikes = false;
     for sq in m.victims(t.dims) {
         let i = t.cell_index(sq);
         let victim = pos.take_index(i, &t.vital);
+        strikes |= t
+            .trade
+            .as_ref()
+            .is_some_and(|tr| tr.strikes(undo.mover, victim));
         pos.removed.push((i as u32, victim));
     }
+    pos.set_struck(strikes);
     // The destination is empty now: a piece there was a victim (or the mover itself).
     pos.take_index(from, &t.vital);
     pos.place_index(to, arriving(t, undo.mover, m), &t.vital);
@@ -111,6 +120,7 @@ pub(crate) fn unmake(t: &Tables, pos: &mut Position, undo: Undo) {
     }
     pos.set_to_move(pos.to_move().opponent());
     pos.ply -= 1;
+    pos.set_struck(undo.struck);
     pos.set_outcome(undo.outcome);
 }
 

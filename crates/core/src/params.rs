@@ -29,6 +29,65 @@ pub struct Params {
     pub zone_exempt: Vec<KindId>,
     /// How "within N points" is measured.
     pub within: Within,
+    /// The rules on taking the pieces whose trade is restricted; `None`: no such rules.
+    pub trade: Option<Trade>,
+}
+
+/// The rules that keep some pieces from being traded (Chu shogi's lions, `trade` in a rule
+/// set): which captures of a piece of `pieces` are not allowed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trade {
+    /// The kinds the rules protect (a promoted piece counts as the kind it became).
+    pub pieces: Vec<KindId>,
+    /// A piece of `pieces` may not take one of `pieces` that is not next to it if that one is
+    /// protected (after the move an enemy piece could take the capturer where it ends)...
+    pub afar: bool,
+    /// ...unless the move also takes a piece of a kind not in this list (a "bridge").
+    pub bridge_not: Vec<KindId>,
+    /// After a piece of `pieces` was taken by a piece not of them, the other side may not, on
+    /// the move just after, take one of `pieces` with a piece not of them (the counter-strike).
+    pub counter_strike: bool,
+    /// The counter-strike rule spares a capture of an unprotected piece (the Okazaki rule).
+    pub okazaki: bool,
+}
+
+/// `trade` as a rule set writes it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawTrade {
+    pieces: Codes,
+    #[serde(default)]
+    afar: bool,
+    #[serde(default)]
+    bridge_not: Codes,
+    #[serde(default)]
+    counter_strike: bool,
+    #[serde(default)]
+    okazaki: bool,
+}
+
+impl Trade {
+    fn parse(src: &Source, raw: &RawTrade, catalogue: &Catalogue) -> Result<Trade, DataError> {
+        let codes = |list: &Codes| {
+            list.iter()
+                .map(|c| {
+                    catalogue.by_code(c.get_ref()).ok_or_else(|| {
+                        src.error_span(
+                            &c.span(),
+                            format!("trade: {:?} is not a piece code", c.get_ref()),
+                        )
+                    })
+                })
+                .collect::<Result<Vec<KindId>, DataError>>()
+        };
+        Ok(Trade {
+            pieces: codes(&raw.pieces)?,
+            afar: raw.afar,
+            bridge_not: codes(&raw.bridge_not)?,
+            counter_strike: raw.counter_strike,
+            okazaki: raw.okazaki,
+        })
+    }
 }
 
 /// How burning pieces (`burns = true`) burn: a rule-set option for the cases Kō shōgi's
@@ -65,13 +124,18 @@ pub enum Promotion {
     /// On a move that ends in (or, with `from_zone`, starts in) the `depth` far ranks; with
     /// `stops`, a capturing stop in the zone counts too. With `forced_where_stuck`, an optional
     /// promotion is compulsory on a move that ends where the piece could never move again
-    /// (shogi's pawn or lance on the last rank, knight on the last two).
+    /// (shogi's pawn or lance on the last rank, knight on the last two). With `entering`, a
+    /// move that does not capture promotes only when it enters the zone (starts outside it),
+    /// and one that captures whenever it starts or ends there (Chu shogi, as its association
+    /// reads it): a piece that declined on entering may promote again only by capturing, or by
+    /// leaving the zone and entering it again, and no state beyond the board is needed.
     Zone {
         depth: u8,
         optional: bool,
         from_zone: bool,
         stops: bool,
         forced_where_stuck: bool,
+        entering: bool,
     },
     Never,
 }
@@ -331,6 +395,9 @@ pub(crate) struct RawPromotion {
     stops: bool,
     #[serde(default)]
     forced_where_stuck: bool,
+    /// A non-capture promotes only on entering the zone, a capture on starting or ending there.
+    #[serde(default)]
+    entering: bool,
     /// A promoted piece may promote again (to what its new kind promotes to).
     #[serde(default)]
     again: bool,
@@ -358,6 +425,7 @@ pub(crate) struct RawParams<'a> {
     /// How "within N points" is measured: "lines" (the default) or "square".
     pub within: Option<&'a Spanned<String>>,
     pub burning: Burning,
+    pub trade: Option<&'a RawTrade>,
 }
 
 impl Params {
@@ -391,6 +459,10 @@ impl Params {
             burning: raw.burning,
             zone_exempt,
             within,
+            trade: match raw.trade {
+                Some(t) => Some(Trade::parse(src, t, catalogue)?),
+                None => None,
+            },
         })
     }
 }
@@ -450,6 +522,7 @@ fn promotion(
             from_zone: p.from_zone,
             stops: p.stops,
             forced_where_stuck: p.forced_where_stuck,
+            entering: p.entering,
         },
         other => {
             return Err(src.error_span(

@@ -94,6 +94,10 @@ pub struct Position {
     /// catalogue when the board is made: game rules that depend on whether a kind is still on
     /// the board read it.
     counts: Box<[u16]>,
+    /// The last move took a piece whose trade is restricted with a piece that is not one of
+    /// them, so the counter-strike rule holds now ([`crate::params::Trade`]); always false in
+    /// games without those rules.
+    struck: bool,
     /// The pieces moves made with [`crate::rules::Rules::make`] removed, with their cells, so
     /// that `unmake` can put them back: one stack per position, so no allocation per move.
     pub(crate) removed: Vec<(u32, Cell)>,
@@ -105,6 +109,7 @@ impl PartialEq for Position {
             && self.to_move == other.to_move
             && self.ply == other.ply
             && self.outcome == other.outcome
+            && self.struck == other.struck
             && self.cells == other.cells
     }
 }
@@ -144,6 +149,7 @@ impl Position {
             hash: 0,
             occupied: [vec![0; words].into(), vec![0; words].into()],
             counts: vec![0; kinds * 2].into(),
+            struck: false,
             removed: Vec::new(),
         }
     }
@@ -164,6 +170,20 @@ impl Position {
         self.to_move = side;
     }
 
+    /// Whether the counter-strike rule holds now: the last move took a piece whose trade is
+    /// restricted with a piece that is not one of them ([`crate::params::Trade`]).
+    pub fn struck(&self) -> bool {
+        self.struck
+    }
+
+    /// Sets [`Position::struck`], keeping the hash.
+    pub(crate) fn set_struck(&mut self, on: bool) {
+        if on != self.struck {
+            self.hash ^= zobrist::STRUCK;
+        }
+        self.struck = on;
+    }
+
     /// The Zobrist hash of the pieces and the side to move, kept up to date by every change.
     pub fn hash(&self) -> u64 {
         self.hash
@@ -177,9 +197,10 @@ impl Position {
             .enumerate()
             .filter(|&(_, &c)| c != OFF)
             .fold(0, |h, (i, &c)| h ^ zobrist::key(c, i));
+        let struck = if self.struck { zobrist::STRUCK } else { 0 };
         match self.to_move {
-            Side::Black => pieces,
-            Side::White => pieces ^ zobrist::WHITE_TO_MOVE,
+            Side::Black => pieces ^ struck,
+            Side::White => pieces ^ struck ^ zobrist::WHITE_TO_MOVE,
         }
     }
 
@@ -193,6 +214,7 @@ impl Position {
             }
         }
         fresh.set_to_move(self.to_move);
+        fresh.set_struck(self.struck);
         self.hash == self.compute_hash()
             && self.hash == fresh.hash
             && self.royals == fresh.royals

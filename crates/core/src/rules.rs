@@ -115,7 +115,7 @@ impl Rules {
     /// Whether the game has rules that reach beyond the squares a move changes (effects): then
     /// a move's consequences, and which moves pieces have, are not local.
     pub fn has_effects(&self) -> bool {
-        self.tables.effects.is_some()
+        self.tables.effects.is_some() || self.tables.trade.is_some()
     }
 
     pub fn catalogue(&self) -> &Catalogue {

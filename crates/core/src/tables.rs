@@ -79,6 +79,41 @@ pub(crate) struct Tables {
     pub auras: Option<Auras>,
     /// The game's effects (promotion by capture, state-dependent moves), if it has any.
     pub effects: Option<EffectTable>,
+    /// The rules on trading some pieces (Chu shogi's lions), if the rule set has them.
+    pub trade: Option<TradeTable>,
+}
+
+/// [`crate::params::Trade`] as generation and make/unmake read it: bit sets over the kinds.
+pub(crate) struct TradeTable {
+    pub rules: crate::params::Trade,
+    /// The kinds the rules protect.
+    pub pieces: Vec<u64>,
+    /// The kinds whose capture does not make a bridge.
+    pub bridge_not: Vec<u64>,
+}
+
+impl TradeTable {
+    fn new(n: usize, rules: &crate::params::Trade) -> TradeTable {
+        TradeTable {
+            pieces: Bars::set(n, rules.pieces.iter().copied()),
+            bridge_not: Bars::set(n, rules.bridge_not.iter().copied()),
+            rules: rules.clone(),
+        }
+    }
+
+    /// Whether the piece in cell `c` is one the rules protect.
+    pub fn protects(&self, c: Cell) -> bool {
+        barred(&self.pieces, c)
+    }
+
+    /// Whether `mover` taking `victim` brings the counter-strike rule into force.
+    pub fn strikes(&self, mover: Cell, victim: Cell) -> bool {
+        self.rules.counter_strike
+            && victim != crate::piece::EMPTY
+            && crate::piece::cell_side(victim) != crate::piece::cell_side(mover)
+            && self.protects(victim)
+            && !self.protects(mover)
+    }
 }
 
 impl Tables {
@@ -122,6 +157,7 @@ impl Tables {
                 .map(|k| game.end.involves(k))
                 .collect(),
             end: game.end.clone(),
+            trade: (rs.params.trade.as_ref()).map(|t| TradeTable::new(kinds.len(), t)),
         })
     }
 

@@ -15,6 +15,9 @@ const SEED: u64 = 0x7461_696b_796f_6b75;
 /// XORed in when White is to move.
 pub(crate) const WHITE_TO_MOVE: u64 = 0x9e37_79b9_7f4a_7c15;
 
+/// XORed in while the counter-strike rule holds ([`crate::position::Position::struck`]).
+pub(crate) const STRUCK: u64 = 0x5851_f42d_4c95_7f2d;
+
 /// splitmix64's finaliser.
 #[inline]
 fn mix(mut z: u64) -> u64 {
@@ -47,5 +50,6 @@ mod tests {
         }
         assert_eq!(key(EMPTY, 5), 0);
         assert!(!seen.contains(&WHITE_TO_MOVE));
+        assert!(!seen.contains(&STRUCK));
     }
 }

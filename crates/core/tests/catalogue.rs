@@ -191,7 +191,7 @@ fn names_codes_kanji_and_labels() {
 /// stood for up to 7 kinds), and the labels the board shows find the pieces.
 #[test]
 fn every_kind_has_a_board_label_of_its_own_that_finds_it() {
-    for id in ["taikyoku", "sho"] {
+    for id in ["taikyoku", "sho", "chu", "dai"] {
         let game = Game::builtin(id).unwrap();
         let cat = &game.catalogue;
         let mut seen = BTreeMap::new();

@@ -4,6 +4,7 @@
 //!
 //! These functions work on the compiled tables; [`crate::rules::Rules`] is their façade.
 
+mod trading;
 mod walk;
 
 use crate::compile::Compiled;
@@ -31,6 +32,8 @@ pub struct Scratch {
     gainful: bool,
     /// Only whether a piece has a move matters: duplicates are not removed.
     existence: bool,
+    /// Leave the trade rules aside (while judging whether a piece is protected).
+    trade_free: bool,
 }
 
 impl Scratch {
@@ -140,11 +143,21 @@ pub(crate) fn piece_moves_traced(
         }
         ctx.walk(idx, ray, out, &mut keys, false);
     }
+    let mut ctx_trace = ctx.trace.take();
     if compiled.dedup && !scratch.existence {
         dedup(out, start, &keys, scratch);
     }
     if let Some(fx) = fx {
         adjust(fx, pos, piece, out, start);
+    }
+    if let Some(trade) = &kinds.trade
+        && !scratch.trade_free
+    {
+        trading::filter(kinds, trade, pos, piece, out, start);
+        // Whether a piece is protected reads the whole board.
+        if let Some(t) = &mut ctx_trace {
+            t.extend(kinds.dims.squares().map(|sq| kinds.cell_index(sq)));
+        }
     }
     scratch.keys = keys;
 }

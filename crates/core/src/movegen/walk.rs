@@ -305,11 +305,17 @@ impl Ctx<'_> {
                 optional,
                 from_zone,
                 stops,
+                entering,
                 ..
             } => {
                 let zone = &self.kinds.zone[self.side];
-                let eligible =
-                    zone[to] || (from_zone && zone[self.origin]) || (stops && stop_in_zone());
+                let (start, end) = (zone[self.origin], zone[to]);
+                let eligible = if entering {
+                    // Entering, or capturing where it starts or ends.
+                    (start || end) && (captured || !start)
+                } else {
+                    end || (from_zone && start)
+                } || (stops && stop_in_zone());
                 if !eligible {
                     push(out, keys, m, key);
                 } else if optional && !self.stuck.get(to).copied().unwrap_or(false) {
